@@ -1,0 +1,35 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Services } from './context.js';
+import { requireApiKey } from './http/auth.js';
+import { errorMiddleware, notFound } from './http/errors.js';
+import { sendRouter } from './routes/send.js';
+import { emailsRouter } from './routes/emails.js';
+import { domainsRouter } from './routes/domains.js';
+import { openapiRouter } from './routes/openapi.js';
+import { sandboxRouter } from './sandbox/router.js';
+import { webRouter } from './routes/web.js';
+
+// A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
+const JSON_LIMIT = '36mb';
+
+/** The composition root of the HTTP surface: one router per resource, the error middleware last. */
+export function createApp(services: Services): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const json: RequestHandler = express.json({ limit: JSON_LIMIT, type: ['application/json', 'application/*+json'] });
+
+  app.use('/openapi.json', openapiRouter());
+  app.use('/v1', requireApiKey(services.keys), json);
+  app.use('/v1/send', sendRouter(services));
+  app.use('/v1/emails', emailsRouter(services));
+  app.use('/v1/domains', domainsRouter(services));
+  app.use('/sandbox', sandboxRouter(services, json));
+  app.use(webRouter(services));
+
+  app.use(notFound);
+  app.use(errorMiddleware(services.logger.child('http')));
+  return app;
+}

@@ -1,0 +1,148 @@
+import { parseArgs } from 'node:util';
+
+/**
+ * Every setting is declared once here: its flag, its environment twin, its default
+ * and one line of help. `loadConfig` validates strictly and fails with one clear line.
+ */
+type Kind = 'string' | 'int' | 'bool';
+interface Setting {
+  flag: string;
+  kind: Kind;
+  default: string | number | boolean | undefined;
+  help: string;
+  secret?: boolean;
+}
+
+export const SETTINGS = {
+  host: { flag: 'host', kind: 'string', default: '127.0.0.1', help: 'address HTTP and SMTP listen on (0.0.0.0 for containers)' },
+  port: { flag: 'port', kind: 'int', default: 8025, help: 'HTTP port: /v1, /sandbox and the inbox (0 picks a free port)' },
+  smtpPort: { flag: 'smtp-port', kind: 'int', default: 1025, help: 'SMTP port (0 picks a free port)' },
+  db: { flag: 'db', kind: 'string', default: './.sendbox/sendbox.db', help: 'SQLite file, or :memory: for a throwaway run' },
+  maxEmails: { flag: 'max-emails', kind: 'int', default: 50_000, help: 'retention: the oldest emails beyond this many are pruned' },
+  keys: { flag: 'keys', kind: 'string', default: undefined, help: 'configured keys: a JSON file [{"key","team_id","api_key_id"?}] or team:key,team:key', secret: true },
+  defaultFrom: { flag: 'default-from', kind: 'string', default: 'sandbox@sendbox.local', help: 'sender used when a send has no from' },
+  messageHost: { flag: 'message-host', kind: 'string', default: 'sendbox.local', help: 'host part of generated Message-IDs' },
+  strictSender: { flag: 'strict-sender', kind: 'bool', default: false, help: 'refuse (403) a from outside the team\'s verified domains' },
+  delayMs: { flag: 'delay-ms', kind: 'int', default: 100, help: 'simulated time between delivery stages (0 = immediate)' },
+  chaos: { flag: 'chaos', kind: 'string', default: undefined, help: 'random outcomes, e.g. bounced=0.05,failed=0.02,complaint=0.01' },
+  seed: { flag: 'seed', kind: 'int', default: undefined, help: 'seed for --chaos, for reproducible runs' },
+  dns: { flag: 'dns', kind: 'string', default: 'simulated', help: 'domain verification: simulated or real (live DNS lookups)' },
+  dnsServer: { flag: 'dns-server', kind: 'string', default: undefined, help: 'resolver for --dns real, host[:port]' },
+  spfInclude: { flag: 'spf-include', kind: 'string', default: 'spf.sendbox.local', help: 'host in the MAIL FROM SPF record (include:<host>)' },
+  bounceHost: { flag: 'bounce-host', kind: 'string', default: 'feedback.sendbox.local', help: 'target of the bounce.<domain> CNAME record' },
+  webhookUrl: { flag: 'webhook-url', kind: 'string', default: undefined, help: 'POST every email and domain event here as JSON' },
+  webhookSecret: { flag: 'webhook-secret', kind: 'string', default: undefined, help: 'HMAC-SHA256 secret for X-Sendbox-Signature', secret: true },
+  uiAuth: { flag: 'ui-auth', kind: 'string', default: undefined, help: 'user:password basic auth for the inbox and /sandbox', secret: true },
+  allowedHosts: { flag: 'allowed-hosts', kind: 'string', default: undefined, help: 'extra Host names accepted by the inbox and /sandbox, comma separated' },
+  smtpAuth: { flag: 'smtp-auth', kind: 'string', default: 'optional', help: 'optional or required' },
+  smtpTls: { flag: 'smtp-tls', kind: 'bool', default: false, help: 'offer STARTTLS with a generated self-signed certificate' },
+  smtpCert: { flag: 'smtp-cert', kind: 'string', default: undefined, help: 'PEM certificate for STARTTLS instead of the generated one' },
+  smtpKey: { flag: 'smtp-key', kind: 'string', default: undefined, help: 'PEM private key for --smtp-cert' },
+  smtpMaxClients: { flag: 'smtp-max-clients', kind: 'int', default: 100, help: 'concurrent SMTP connections; beyond it 421' },
+  logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
+} satisfies Record<string, Setting>;
+
+type Settings = typeof SETTINGS;
+type ValueOf<S extends Setting> = S['kind'] extends 'int' ? number : S['kind'] extends 'bool' ? boolean : string;
+export type Config = {
+  [K in keyof Settings]: Settings[K]['default'] extends undefined ? ValueOf<Settings[K]> | undefined : ValueOf<Settings[K]>;
+};
+
+export class ConfigError extends Error {}
+
+/** `--smtp-port` ⇔ `SENDBOX_SMTP_PORT`. */
+export function envName(flag: string): string {
+  return `SENDBOX_${flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+const BOOLEAN_WORDS: Record<string, boolean> = { '1': true, true: true, yes: true, '0': false, false: false, no: false };
+
+function coerce(setting: Setting, raw: string, source: string): string | number | boolean {
+  if (setting.kind === 'int') {
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${source} must be a whole number, got "${raw}"`);
+    return Number(raw);
+  }
+  if (setting.kind === 'bool') {
+    const value = BOOLEAN_WORDS[raw.trim().toLowerCase()];
+    if (value === undefined) throw new ConfigError(`${source} must be one of 1/0/true/false/yes/no, got "${raw}"`);
+    return value;
+  }
+  return raw;
+}
+
+/** Flags win over environment variables, which win over defaults. */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+  for (const setting of Object.values(SETTINGS) as Setting[]) {
+    options[setting.flag] = { type: setting.kind === 'bool' ? 'boolean' : 'string' };
+    if (setting.kind === 'bool') options[`no-${setting.flag}`] = { type: 'boolean' };
+  }
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new ConfigError(`${(error as Error).message}. Run with --help to list the options.`);
+  }
+  if (values.help) throw new HelpRequested();
+
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+    const flagValue = values[setting.flag];
+    const negated = values[`no-${setting.flag}`];
+    const envValue = env[envName(setting.flag)];
+    if (setting.kind === 'bool' && (flagValue !== undefined || negated !== undefined)) {
+      config[key] = negated ? false : Boolean(flagValue);
+    } else if (typeof flagValue === 'string') {
+      config[key] = coerce(setting, flagValue, `--${setting.flag}`);
+    } else if (envValue !== undefined && envValue !== '') {
+      config[key] = coerce(setting, envValue, envName(setting.flag));
+    } else {
+      config[key] = setting.default;
+    }
+  }
+  validate(config as Config);
+  return config as Config;
+}
+
+function validate(config: Config): void {
+  const port = (name: string, value: number) => {
+    if (value > 65535) throw new ConfigError(`--${name} must be between 0 and 65535, got ${value}`);
+  };
+  port('port', config.port);
+  port('smtp-port', config.smtpPort);
+  if (config.maxEmails < 1) throw new ConfigError('--max-emails must be at least 1');
+  if (!['simulated', 'real'].includes(config.dns)) throw new ConfigError(`--dns must be simulated or real, got "${config.dns}"`);
+  if (!['optional', 'required'].includes(config.smtpAuth)) throw new ConfigError(`--smtp-auth must be optional or required, got "${config.smtpAuth}"`);
+  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) throw new ConfigError(`--log-level must be debug, info, warn or error, got "${config.logLevel}"`);
+  if (config.uiAuth !== undefined && !/^[^:]+:.+$/.test(config.uiAuth)) throw new ConfigError('--ui-auth must be user:password');
+  if ((config.smtpCert === undefined) !== (config.smtpKey === undefined)) throw new ConfigError('--smtp-cert and --smtp-key go together');
+  if (config.smtpMaxClients < 1) throw new ConfigError('--smtp-max-clients must be at least 1');
+  if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) throw new ConfigError(`--webhook-url must be an http(s) URL, got "${config.webhookUrl}"`);
+}
+
+export class HelpRequested extends Error {}
+
+/** The --help text, generated from SETTINGS so it never drifts. */
+export function helpText(): string {
+  const rows = (Object.values(SETTINGS) as Setting[]).map((s) => {
+    const flag = `--${s.flag}${s.kind === 'bool' ? '' : ` <${s.kind === 'int' ? 'n' : 'value'}>`}`;
+    const def = s.default === undefined ? '' : ` (default: ${s.default})`;
+    return `  ${flag.padEnd(28)} ${s.help}${def}\n  ${''.padEnd(28)} env ${envName(s.flag)}`;
+  });
+  return ['Usage: sendbox [options]', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', ''].join('\n');
+}
+
+/** Config for logs: secrets keep only their last 4 characters. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+    const value = (config as Record<string, unknown>)[key];
+    out[key] = setting.secret && typeof value === 'string' ? maskSecret(value) : value;
+  }
+  return out;
+}
+
+/** `…abcd`: never print a key or password in full. */
+export function maskSecret(value: string): string {
+  return value.length <= 4 ? '…' : `…${value.slice(-4)}`;
+}

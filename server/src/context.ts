@@ -1,0 +1,30 @@
+import type { Config } from './config.js';
+import type { Db } from './storage/db.js';
+import type { EmailStore } from './storage/emails.js';
+import type { DomainStore } from './storage/domains.js';
+import type { IdCodec } from './storage/ids.js';
+import type { KeyRegistry } from './auth/keys.js';
+import type { EventBus } from './events.js';
+import type { Clock } from './clock.js';
+import type { Logger } from './logger.js';
+import type { Lifecycle } from './delivery/lifecycle.js';
+import type { Ingest } from './ingest/ingest.js';
+import type { Scenarios } from './scenarios/scenarios.js';
+
+/** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
+export interface Services {
+  config: Config;
+  db: Db;
+  emails: EmailStore;
+  domains: DomainStore;
+  ids: IdCodec;
+  keys: KeyRegistry;
+  events: EventBus;
+  clock: Clock;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  ingest: Ingest;
+  scenarios: Scenarios;
+  /** Aborted when shutdown starts: long polls and SSE streams end on it. */
+  stopping: AbortSignal;
+}

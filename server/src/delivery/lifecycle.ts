@@ -1,0 +1,220 @@
+import type { Clock } from '../clock.js';
+import type { Logger } from '../logger.js';
+import type { EmailStatus } from '../../../shared/email.js';
+import type { EmailStore, RecipientRow, RecipientState } from '../storage/emails.js';
+import type { IdCodec } from '../storage/ids.js';
+import { complaintReply, deferredReply, finalReply, mxHost, queuedReply, type Reply } from './replies.js';
+
+/**
+ * The per-recipient delivery state machine (CONTRACT §4, §8):
+ *   processing → queued → delivered | bounced | failed;  delivered → complaint.
+ * Every move writes a log entry. Steps are persisted with a due time, so a restart
+ * resumes where it stopped; one timer serves all recipients, and each tick advances
+ * everything due in one transaction.
+ */
+
+export const FINAL_STATES: RecipientState[] = ['bounced', 'failed', 'complaint'];
+// A temporary failure is retried this many times before it gives up as failed.
+const TEMPORARY_RETRIES = 3;
+const BATCH = 2000;
+
+export interface LifecycleOptions {
+  store: EmailStore;
+  ids: IdCodec;
+  clock: Clock;
+  logger: Logger;
+  delayMs: number;
+  /** Called after each committed batch with the emails that changed. */
+  onChanged: (changes: RecipientChange[]) => void;
+}
+
+export interface RecipientChange {
+  emailId: number;
+  recipient: string;
+  state: RecipientState;
+}
+
+/** Email status from its recipients: pending states first, then the most severe outcome. */
+export function emailStatus(states: RecipientState[]): EmailStatus {
+  if (states.includes('processing')) return 'processing';
+  if (states.includes('queued')) return 'queued';
+  for (const severe of ['complaint', 'bounced', 'failed'] as const) if (states.includes(severe)) return severe;
+  return 'delivered';
+}
+
+export class Lifecycle {
+  private timer: { clear(): void } | null = null;
+  private timerAt = Infinity;
+  private paused = false;
+  private stopped = false;
+
+  constructor(private readonly options: LifecycleOptions) {}
+
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.wakeAtNextDue();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.timer?.clear();
+    this.timer = null;
+    this.timerAt = Infinity;
+  }
+
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.wakeAtNextDue();
+  }
+
+  /** Ingest calls this after a commit with the earliest due time it wrote. */
+  schedule(dueAt: number): void {
+    if (this.stopped || dueAt >= this.timerAt) return;
+    this.timer?.clear();
+    this.timerAt = dueAt;
+    const wait = Math.max(0, dueAt - this.options.clock.now());
+    this.timer = this.options.clock.setTimeout(() => this.tick(), wait);
+  }
+
+  private wakeAtNextDue(): void {
+    const next = this.options.store.nextDue(this.paused);
+    if (next !== null) this.schedule(next);
+  }
+
+  /** Advances every due recipient; exposed so tests and `advance` can step the clock. */
+  tick(): void {
+    this.timer = null;
+    this.timerAt = Infinity;
+    if (this.stopped) return;
+    const { store, clock, logger } = this.options;
+    const now = clock.now();
+    let changes: RecipientChange[] = [];
+    let more = false;
+    try {
+      store.transaction(() => {
+        const due = store.due(now, BATCH, this.paused);
+        more = due.length === BATCH;
+        changes = this.advanceAll(due, now);
+      });
+    } catch (error) {
+      logger.error('delivery tick failed', error);
+    }
+    if (changes.length) this.options.onChanged(changes);
+    if (more) this.schedule(now);
+    else this.wakeAtNextDue();
+  }
+
+  /** Moves each row one step, then recomputes the status of every touched email. Runs inside a transaction. */
+  advanceAll(rows: RecipientRow[], now: number): RecipientChange[] {
+    const touched = new Set<number>();
+    const changes: RecipientChange[] = [];
+    for (const row of rows) {
+      const next = this.step(row, now);
+      if (!next) continue;
+      touched.add(row.email_id);
+      changes.push({ emailId: row.email_id, recipient: row.address, state: next });
+    }
+    for (const emailId of touched) this.refreshStatus(emailId, now);
+    return changes;
+  }
+
+  /** Recomputes and stores an email's status; sets delivered_at on the first delivery. */
+  refreshStatus(emailId: number, now: number): void {
+    const { store } = this.options;
+    const states = store.recipients(emailId).map((r) => r.state);
+    const anyDelivered = states.some((s) => s === 'delivered' || s === 'complaint');
+    store.setStatus(emailId, emailStatus(states), anyDelivered ? now : null);
+  }
+
+  /** One step of one recipient; returns its new state, or null when nothing moved. */
+  private step(row: RecipientRow, now: number): RecipientState | null {
+    const publicId = this.options.ids.encode(row.email_id);
+    const delay = this.options.delayMs;
+    switch (row.state) {
+      case 'processing': {
+        this.log(row, 'queued', queuedReply(publicId), now, now);
+        this.save(row, { state: 'queued', due_at: now + delay + row.outcome_delay_ms, queued_at: now });
+        return 'queued';
+      }
+      case 'queued':
+        return this.finish(row, now, publicId);
+      case 'delivered': {
+        // Only a planned complaint keeps a delivered recipient due.
+        if (row.outcome !== 'complaint') {
+          this.save(row, { due_at: null });
+          return null;
+        }
+        this.log(row, 'complaint', complaintReply, now, row.queued_at);
+        this.save(row, { state: 'complaint', due_at: null });
+        return 'complaint';
+      }
+      default:
+        this.save(row, { due_at: null });
+        return null;
+    }
+  }
+
+  private finish(row: RecipientRow, now: number, publicId: string): RecipientState {
+    const delay = this.options.delayMs;
+    const custom = row.outcome_code ? { code: row.outcome_code, response: row.outcome_response ?? '' } : null;
+    switch (row.outcome) {
+      case 'deferred':
+        if (row.attempts === 0) {
+          this.log(row, 'queued', custom ?? deferredReply(), now, row.queued_at);
+          this.save(row, { attempts: 1, due_at: now + delay });
+          return 'queued';
+        }
+        return this.deliver(row, now, publicId, null);
+      case 'delivered':
+        return this.deliver(row, now, publicId, null);
+      case 'complaint':
+        return this.deliver(row, now, publicId, now + delay);
+      case 'bounced':
+      case 'failed': {
+        // A temporary (4xx) failure is retried with backoff before it gives up.
+        if (custom?.code.startsWith('4') && row.attempts < TEMPORARY_RETRIES) {
+          this.log(row, 'queued', custom, now, row.queued_at);
+          this.save(row, { attempts: row.attempts + 1, due_at: now + delay * 2 ** row.attempts });
+          return 'queued';
+        }
+        this.log(row, row.outcome, custom ?? finalReply(row.outcome, row.address, publicId, now), now, row.queued_at);
+        this.save(row, { state: row.outcome, due_at: null });
+        return row.outcome;
+      }
+    }
+  }
+
+  private deliver(row: RecipientRow, now: number, publicId: string, complaintAt: number | null): RecipientState {
+    const reply = row.outcome === 'delivered' && row.outcome_code?.startsWith('2') ? { code: row.outcome_code, response: row.outcome_response ?? '' } : finalReply('delivered', row.address, publicId, now);
+    this.log(row, 'delivered', reply, now, row.queued_at);
+    this.save(row, { state: 'delivered', due_at: complaintAt });
+    return 'delivered';
+  }
+
+  private log(row: RecipientRow, status: EmailStatus, reply: Reply, now: number, queuedAt: number | null): void {
+    this.options.store.insertLog({
+      emailId: row.email_id,
+      recipient: row.address,
+      recipientType: row.type,
+      status,
+      code: reply.code,
+      response: reply.response,
+      mxHostname: mxHost(row.address),
+      time: Math.floor(now / 1000),
+      queuedAt,
+    });
+  }
+
+  private save(row: RecipientRow, patch: Partial<Pick<RecipientRow, 'state' | 'attempts' | 'due_at' | 'queued_at'>>): void {
+    Object.assign(row, patch);
+    this.options.store.updateRecipient(row);
+  }
+}

@@ -1,0 +1,92 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ZodError } from 'zod';
+import type { ErrorBody, FieldError } from '../../../shared/errors.js';
+import type { Logger } from '../logger.js';
+
+/** The one error type: throw it anywhere, the middleware writes the contract's JSON. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldError[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+/** 422 from a zod failure, with dotted field paths (`to.1`, `attachments.0.content`). */
+export function validationError(error: ZodError, prefix = ''): ApiError {
+  const errors = error.issues.map((issue) => ({
+    field: prefix + issue.path.map(String).join('.'),
+    message: issue.message,
+  }));
+  const first = errors[0];
+  const message = first ? `Invalid ${first.field || 'request'}: ${first.message}` : 'Invalid request';
+  return new ApiError(422, message, errors);
+}
+
+/** Errors that body-parser raises, mapped to the contract's codes. */
+function fromBodyParser(error: { type?: string; status?: number; message?: string }): ApiError | null {
+  switch (error.type) {
+    case 'entity.parse.failed':
+      return new ApiError(400, 'Malformed JSON body');
+    case 'entity.too.large':
+      return new ApiError(413, 'Request body is larger than the 25 MiB limit');
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return new ApiError(415, 'Unsupported body encoding or charset');
+    case 'request.aborted':
+      return new ApiError(400, 'Request aborted by the client');
+    case 'request.size.invalid':
+    case 'stream.encoding.set':
+      return new ApiError(400, 'Invalid request body');
+    default:
+      return null;
+  }
+}
+
+export function errorBody(error: ApiError, isSend: boolean): ErrorBody {
+  const body: ErrorBody = { status: error.status, message: error.message };
+  if (error.errors) body.errors = error.errors;
+  if (isSend) {
+    body.success = false;
+    body.timestamp = new Date().toISOString();
+  }
+  return body;
+}
+
+/** Registered last: Express only runs error middleware added after the routes. */
+export function errorMiddleware(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    let apiError: ApiError;
+    if (err instanceof ApiError) {
+      apiError = err;
+    } else if (err && typeof err === 'object' && (fromBodyParser(err) ?? null)) {
+      apiError = fromBodyParser(err)!;
+    } else if (err && typeof err === 'object' && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
+      apiError = new ApiError(err.status, 'Bad request');
+    } else {
+      logger.error(`${req.method} ${req.originalUrl} failed`, err);
+      apiError = new ApiError(500, 'Internal error; it has been logged');
+    }
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
+    res.status(apiError.status).json(errorBody(apiError, req.path === '/v1/send'));
+  };
+}
+
+/** 404 for routes nobody serves. */
+export const notFound: RequestHandler = (req, _res, next) => {
+  next(new ApiError(404, `No route for ${req.method} ${req.path}`));
+};
+
+/** 405 with Allow, for a known path with the wrong method. */
+export function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (req, _res, next) => {
+    next(new ApiError(405, `Method ${req.method} not allowed here; use ${allowed.join(' or ')}`, undefined, { Allow: allowed.join(', ') }));
+  };
+}

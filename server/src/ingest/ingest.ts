@@ -1,0 +1,185 @@
+import type { ParsedAddress } from '../../../shared/address.js';
+import { formatAddress } from '../../../shared/address.js';
+import type { RecipientType } from '../../../shared/email.js';
+import type { Clock } from '../clock.js';
+import type { EventBus } from '../events.js';
+import type { Logger } from '../logger.js';
+import type { EmailStore, NewEmail, NewRecipient } from '../storage/emails.js';
+import type { IdCodec } from '../storage/ids.js';
+import type { Lifecycle } from '../delivery/lifecycle.js';
+import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../delivery/outcomes.js';
+import { WriteBatcher } from './write-batcher.js';
+import { presentEmail } from '../emails/present.js';
+
+/**
+ * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
+ * It assigns the id, decides each recipient's outcome, stores everything in one
+ * batched transaction, then announces the email and starts its lifecycle.
+ */
+export interface IngestInput {
+  teamId: string;
+  apiKeyId: number;
+  source: 'api' | 'smtp';
+  /** Keep an existing Message-ID (SMTP); otherwise `<id>@<message host>`. */
+  messageId?: string;
+  from: ParsedAddress;
+  to: ParsedAddress[];
+  cc: ParsedAddress[];
+  bcc: ParsedAddress[];
+  replyTo: ParsedAddress | null;
+  subject: string;
+  text: string;
+  html: string;
+  /** Lower-cased header names → values (for X-Sendbox-Outcome and rules). */
+  headers: Map<string, string>;
+  attachments: number;
+  inline: number;
+  /** The raw message, or a function composing it once the id is known. */
+  raw: Buffer | ((ids: { id: string; messageId: string; createdAt: number }) => Buffer);
+  flags?: Record<string, unknown>;
+}
+
+export interface IngestResult {
+  internalId: number;
+  id: string;
+  messageId: string;
+}
+
+export interface IngestOptions {
+  store: EmailStore;
+  ids: IdCodec;
+  clock: Clock;
+  events: EventBus;
+  lifecycle: Lifecycle;
+  logger: Logger;
+  messageHost: string;
+  delayMs: number;
+  maxEmails: number;
+  /** Outcome sources in precedence order (rules first, defaults last). */
+  outcomeSources: () => OutcomeSource[];
+}
+
+export class Ingest {
+  private nextId: number;
+  private count: number;
+  private readonly batcher: WriteBatcher<NewEmail>;
+
+  constructor(private readonly options: IngestOptions) {
+    this.nextId = options.store.maxId() + 1;
+    this.count = options.store.count();
+    this.batcher = new WriteBatcher((batch) => options.store.insertMany(batch), (batch) => this.afterWrite(batch));
+  }
+
+  async ingest(input: IngestInput): Promise<IngestResult> {
+    const { clock, ids, messageHost } = this.options;
+    const internalId = this.nextId++;
+    const id = ids.encode(internalId);
+    const messageId = input.messageId ?? `${id}@${messageHost}`;
+    const createdAt = clock.now();
+    const raw = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : input.raw;
+    const recipients = this.planRecipients(input, createdAt);
+    const email: NewEmail = {
+      id: internalId,
+      teamId: input.teamId,
+      apiKeyId: input.apiKeyId,
+      source: input.source,
+      messageId,
+      fromAddress: input.from.address,
+      fromName: input.from.name,
+      toAddresses: input.to.map((a) => a.address),
+      subject: input.subject,
+      size: raw.length,
+      inline: input.inline,
+      attachments: input.attachments,
+      snippet: snippet(input.text || input.html),
+      createdAt,
+      metadata: {
+        from: formatAddress(input.from),
+        to: input.to.map(formatAddress),
+        cc: input.cc.length ? input.cc.map(formatAddress) : null,
+        bcc: input.bcc.length ? input.bcc.map(formatAddress) : null,
+        reply_to: input.replyTo ? formatAddress(input.replyTo) : input.from.address,
+      },
+      creditsUsed: recipients.length,
+      flags: input.flags ?? {},
+      text: input.text,
+      html: input.html,
+      raw,
+      recipients,
+    };
+    await this.batcher.add(email);
+    return { internalId, id, messageId };
+  }
+
+  /** Writes whatever is pending now; used at shutdown. */
+  flush(): void {
+    this.batcher.flush();
+  }
+
+  /** One entry per distinct address (compared case-insensitively), to before cc before bcc. */
+  private planRecipients(input: IngestInput, createdAt: number): NewRecipient[] {
+    const context: OutcomeContext = { teamId: input.teamId, from: input.from.address, subject: input.subject, headers: input.headers };
+    const sources = this.options.outcomeSources();
+    const seen = new Set<string>();
+    const out: NewRecipient[] = [];
+    const add = (list: ParsedAddress[], type: RecipientType) => {
+      for (const { address } of list) {
+        const key = address.toLowerCase();
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const decision = decideOutcome(sources, address, context);
+        out.push({
+          address,
+          type,
+          outcome: decision.outcome,
+          code: decision.code ?? null,
+          response: decision.response ?? null,
+          delayMs: decision.delayMs ?? 0,
+          decidedBy: decision.decidedBy,
+          dueAt: createdAt + this.options.delayMs,
+        });
+      }
+    };
+    add(input.to, 'to');
+    add(input.cc, 'cc');
+    add(input.bcc, 'bcc');
+    return out;
+  }
+
+  private afterWrite(batch: NewEmail[]): void {
+    const { store, events, lifecycle, logger, maxEmails, ids } = this.options;
+    this.count += batch.length;
+    let earliest = Infinity;
+    const announce = events.listenerCount > 0;
+    for (const email of batch) {
+      const row = announce ? store.get(email.id) : undefined;
+      if (row) events.publish({ type: 'email.created', data: presentEmail(row, ids, null) });
+      for (const r of email.recipients) earliest = Math.min(earliest, r.dueAt);
+    }
+    if (earliest < Infinity) lifecycle.schedule(earliest);
+    if (this.count > maxEmails) {
+      try {
+        const pruned = store.pruneTo(maxEmails);
+        this.count = store.count();
+        if (pruned.length) logger.debug(`retention pruned ${pruned.length} emails`);
+        for (const p of pruned) events.publish({ type: 'email.deleted', data: { id: ids.encode(p.id), team_id: p.team_id } });
+      } catch (error) {
+        logger.error('retention prune failed', error);
+      }
+    }
+  }
+
+  /** Storage changed behind ingest's back (reset, delete): recount for retention. */
+  recount(): void {
+    this.count = this.options.store.count();
+  }
+}
+
+/** The first ~100 characters of the text content, whitespace folded. */
+export function snippet(content: string): string {
+  const folded = content.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  if (folded.length <= 100) return folded;
+  const cut = folded.slice(0, 100);
+  const space = cut.lastIndexOf(' ');
+  return (space > 60 ? cut.slice(0, space) : cut) + '…';
+}

@@ -1,0 +1,142 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Server as NetServer } from 'node:net';
+import type { Express } from 'express';
+import { envName, type Config } from './config.js';
+import type { Services } from './context.js';
+import { createApp } from './app.js';
+import { openDatabase, metaValue, randomSecret } from './storage/db.js';
+import { EmailStore } from './storage/emails.js';
+import { DomainStore } from './storage/domains.js';
+import { KeyStore } from './storage/keys.js';
+import { createIdCodec } from './storage/ids.js';
+import { KeyRegistry } from './auth/keys.js';
+import { EventBus } from './events.js';
+import { systemClock, type Clock } from './clock.js';
+import { createLogger, type Logger } from './logger.js';
+import { Lifecycle } from './delivery/lifecycle.js';
+import { Ingest } from './ingest/ingest.js';
+import { defaultScenarios } from './scenarios/scenarios.js';
+import { presentEmail } from './emails/present.js';
+import { startSmtp, type SmtpHandle } from './smtp/server.js';
+
+export interface Sendbox {
+  services: Services;
+  app: Express;
+  /** Binds HTTP and SMTP; resolves with the real ports (port 0 picks free ones). */
+  listen(): Promise<{ httpPort: number; smtpPort: number }>;
+  /** Graceful stop: finish in-flight requests, flush pending writes, close the database. */
+  close(): Promise<void>;
+}
+
+export class StartError extends Error {}
+
+/** Builds every service from the config; nothing listens until `listen()`. */
+export function createSendbox(config: Config, overrides: { clock?: Clock; logger?: Logger } = {}): Sendbox {
+  const clock = overrides.clock ?? systemClock;
+  const logger = overrides.logger ?? createLogger(config.logLevel as 'info');
+  const db = openDatabase(config.db, logger.child('db'));
+  const emails = new EmailStore(db);
+  const ids = createIdCodec(metaValue(db, 'id_secret', randomSecret));
+  const events = new EventBus();
+  const stopping = new AbortController();
+  const scenarios = defaultScenarios();
+  const simLogger = logger.child('sim');
+
+  const lifecycle = new Lifecycle({
+    store: emails,
+    ids,
+    clock,
+    logger: simLogger,
+    delayMs: config.delayMs,
+    onChanged: (changes) => {
+      if (events.listenerCount === 0) return;
+      for (const emailId of new Set(changes.map((c) => c.emailId))) {
+        const row = emails.get(emailId);
+        if (!row) continue;
+        const change = changes.filter((c) => c.emailId === emailId).at(-1)!;
+        events.publish({ type: 'email.updated', data: presentEmail(row, ids, null), change: { kind: 'state', recipient: change.recipient, state: change.state } });
+      }
+    },
+  });
+
+  const services: Services = {
+    config,
+    db,
+    emails,
+    domains: new DomainStore(db),
+    ids,
+    keys: new KeyRegistry(new KeyStore(db), config.keys, () => clock.now()),
+    events,
+    clock,
+    logger,
+    lifecycle,
+    scenarios,
+    stopping: stopping.signal,
+    ingest: undefined as unknown as Ingest,
+  };
+  services.ingest = new Ingest({
+    store: emails,
+    ids,
+    clock,
+    events,
+    lifecycle,
+    logger: simLogger,
+    messageHost: config.messageHost,
+    delayMs: config.delayMs,
+    maxEmails: config.maxEmails,
+    outcomeSources: () => services.scenarios.outcomeSources(),
+  });
+
+  const app = createApp(services);
+  let http: Server | null = null;
+  let smtp: SmtpHandle | null = null;
+
+  return {
+    services,
+    app,
+    async listen() {
+      http = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, app);
+      const httpPort = await listenOn(http, config.host, config.port, 'port');
+      try {
+        smtp = await startSmtp(services);
+      } catch (error) {
+        http.close();
+        throw error;
+      }
+      // Resume lifecycles that a previous run left mid-way.
+      lifecycle.start();
+      return { httpPort, smtpPort: smtp.port };
+    },
+    async close() {
+      stopping.abort();
+      lifecycle.stop();
+      await Promise.all([
+        smtp?.close(),
+        http && new Promise<void>((resolve) => {
+          http!.close(() => resolve());
+          http!.closeIdleConnections();
+          // Streams (SSE) and stuck clients get a short grace period, then are cut.
+          setTimeout(() => http!.closeAllConnections(), 3_000).unref();
+        }),
+      ]);
+      services.ingest.flush();
+      db.close();
+    },
+  };
+}
+
+/** Listens, turning EADDRINUSE into one line naming the port, the flag and its env twin. */
+export function listenOn(server: NetServer, host: string, port: number, flag: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${port} on ${host} is already in use: choose another with --${flag} or ${envName(flag)} (0 picks a free port)`));
+      else if (error.code === 'EACCES') reject(new StartError(`not allowed to listen on port ${port}: choose another with --${flag} or ${envName(flag)}`));
+      else reject(error);
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}

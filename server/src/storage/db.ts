@@ -1,0 +1,47 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { MIGRATIONS } from './migrations.js';
+import type { Logger } from '../logger.js';
+
+export type Db = Database.Database;
+
+/** Opens the database (creating its folder), sets WAL and applies pending migrations. */
+export function openDatabase(path: string, logger?: Logger): Db {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  // NORMAL in WAL mode survives a process crash (SIGKILL); only power loss can drop the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = OFF');
+  db.pragma('temp_store = MEMORY');
+  db.pragma('cache_size = -32000');
+  migrate(db, logger);
+  return db;
+}
+
+export function migrate(db: Db, logger?: Logger): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(db.prepare('SELECT version FROM schema_migrations').pluck().all() as number[]);
+  for (const migration of MIGRATIONS) {
+    if (applied.has(migration.version)) continue;
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
+    })();
+    logger?.info(`applied migration ${migration.version} ${migration.name}`);
+  }
+}
+
+/** A value kept in `meta`, created on first use (e.g. the id-encoding secret). */
+export function metaValue(db: Db, key: string, create: () => string): string {
+  const existing = db.prepare('SELECT value FROM meta WHERE key = ?').pluck().get(key) as string | undefined;
+  if (existing !== undefined) return existing;
+  const value = create();
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)').run(key, value);
+  return value;
+}
+
+export const randomSecret = () => randomBytes(16).toString('hex');

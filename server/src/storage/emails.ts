@@ -1,0 +1,375 @@
+import type { Db } from './db.js';
+import type { EmailStatus, RecipientType } from '../../../shared/email.js';
+import type { Outcome } from '../delivery/outcomes.js';
+
+/** What ingest hands to storage: one email with its content and its recipients' plans. */
+export interface NewEmail {
+  id: number;
+  teamId: string;
+  apiKeyId: number;
+  source: 'api' | 'smtp';
+  messageId: string;
+  fromAddress: string;
+  fromName: string;
+  toAddresses: string[];
+  subject: string;
+  size: number;
+  inline: number;
+  attachments: number;
+  snippet: string;
+  createdAt: number;
+  metadata: StoredMetadata;
+  creditsUsed: number;
+  flags: Record<string, unknown>;
+  text: string;
+  html: string;
+  raw: Buffer;
+  recipients: NewRecipient[];
+}
+
+export interface StoredMetadata {
+  from: string;
+  to: string[];
+  cc: string[] | null;
+  bcc: string[] | null;
+  reply_to: string | null;
+}
+
+export interface NewRecipient {
+  address: string;
+  type: RecipientType;
+  outcome: Outcome;
+  code: string | null;
+  response: string | null;
+  delayMs: number;
+  decidedBy: string;
+  dueAt: number;
+}
+
+export interface EmailRow {
+  id: number;
+  team_id: string;
+  api_key_id: number;
+  source: 'api' | 'smtp';
+  message_id: string;
+  from_address: string;
+  from_name: string;
+  to_addresses: string;
+  subject: string;
+  size: number;
+  inline: number;
+  attachments: number;
+  snippet: string;
+  created_at: number;
+  metadata: string;
+  opened_at: number | null;
+  delivered_at: number | null;
+  click_count: number;
+  status: EmailStatus;
+  credits_used: number;
+  is_read: number;
+  flags: string;
+}
+
+export interface BodyRow {
+  text: string;
+  html: string;
+  raw: Buffer;
+}
+
+export type RecipientState = 'processing' | 'queued' | 'delivered' | 'bounced' | 'failed' | 'complaint';
+
+export interface RecipientRow {
+  email_id: number;
+  idx: number;
+  address: string;
+  type: RecipientType;
+  state: RecipientState;
+  outcome: Outcome;
+  outcome_code: string | null;
+  outcome_response: string | null;
+  outcome_delay_ms: number;
+  decided_by: string;
+  attempts: number;
+  due_at: number | null;
+  queued_at: number | null;
+}
+
+export interface LogRow {
+  id: number;
+  email_id: number;
+  recipient: string;
+  recipient_type: RecipientType;
+  status: EmailStatus;
+  code: string;
+  response: string;
+  mx_hostname: string;
+  time: number;
+  queued_at: number | null;
+}
+
+export interface NewLog {
+  emailId: number;
+  recipient: string;
+  recipientType: RecipientType;
+  status: EmailStatus;
+  code: string;
+  response: string;
+  mxHostname: string;
+  time: number;
+  queuedAt: number | null;
+}
+
+export interface EmailFilter {
+  /** null: every team (sandbox view). */
+  teamId: string | null;
+  search?: string;
+  startMs?: number;
+  endMs?: number;
+  statuses?: EmailStatus[];
+  apiKeyId?: number;
+  /** Sandbox-only filters. */
+  isRead?: boolean;
+  hasAttachment?: boolean;
+  from?: string;
+  to?: string;
+  subject?: string;
+  /** Only emails with a larger internal id (wait's `since`). */
+  afterId?: number;
+}
+
+export interface Page {
+  offset: number;
+  limit: number;
+}
+
+/** Prepared statements, compiled once per database. */
+export class EmailStore {
+  private readonly insertEmail;
+  private readonly insertBody;
+  private readonly insertRecipient;
+  private readonly insertLogStmt;
+  private readonly insertSearch;
+  private readonly selectEmail;
+  private readonly selectBody;
+  private readonly selectRecipients;
+  private readonly selectLogs;
+  private readonly selectLogsNoComplaint;
+  private readonly updateRecipientStmt;
+  private readonly updateStatusStmt;
+  private readonly selectDue;
+  private readonly selectDueProcessing;
+  private readonly selectNextDue;
+  private readonly selectNextDueProcessing;
+  private readonly maxIdStmt;
+  private readonly countStmt;
+
+  constructor(private readonly db: Db) {
+    this.insertEmail = db.prepare(`INSERT INTO emails (id, team_id, api_key_id, source, message_id, from_address, from_name, to_addresses, subject, size, inline, attachments, snippet, created_at, metadata, status, credits_used, flags)
+      VALUES (@id, @teamId, @apiKeyId, @source, @messageId, @fromAddress, @fromName, @toAddresses, @subject, @size, @inline, @attachments, @snippet, @createdAt, @metadata, 'processing', @creditsUsed, @flags)`);
+    this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw) VALUES (?, ?, ?, ?)');
+    this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
+      VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
+    this.insertLogStmt = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
+      VALUES (@emailId, @recipient, @recipientType, @status, @code, @response, @mxHostname, @time, @queuedAt)`);
+    this.insertSearch = db.prepare('INSERT INTO email_search (rowid, subject, recipients, sender) VALUES (?, ?, ?, ?)');
+    this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
+    this.selectBody = db.prepare('SELECT text, html, raw FROM email_bodies WHERE email_id = ?');
+    this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
+    this.selectLogs = db.prepare('SELECT * FROM email_logs WHERE email_id = ? ORDER BY id');
+    this.selectLogsNoComplaint = db.prepare("SELECT * FROM email_logs WHERE email_id = ? AND status != 'complaint' ORDER BY id");
+    this.updateRecipientStmt = db.prepare('UPDATE recipients SET state = @state, attempts = @attempts, due_at = @due_at, queued_at = @queued_at WHERE email_id = @email_id AND idx = @idx');
+    this.updateStatusStmt = db.prepare('UPDATE emails SET status = ?, delivered_at = COALESCE(delivered_at, ?) WHERE id = ?');
+    this.selectDue = db.prepare('SELECT * FROM recipients WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?');
+    this.selectDueProcessing = db.prepare("SELECT * FROM recipients WHERE due_at IS NOT NULL AND due_at <= ? AND state = 'processing' ORDER BY due_at LIMIT ?");
+    this.selectNextDue = db.prepare('SELECT MIN(due_at) FROM recipients WHERE due_at IS NOT NULL').pluck();
+    this.selectNextDueProcessing = db.prepare("SELECT MIN(due_at) FROM recipients WHERE due_at IS NOT NULL AND state = 'processing'").pluck();
+    this.maxIdStmt = db.prepare('SELECT MAX(id) FROM emails').pluck();
+    this.countStmt = db.prepare('SELECT COUNT(*) FROM emails').pluck();
+  }
+
+  /** Inserts a batch of emails (rows, bodies, recipients, processing logs, search) in one transaction. */
+  insertMany(emails: NewEmail[]): void {
+    this.db.transaction(() => {
+      for (const email of emails) {
+        this.insertEmail.run({
+          ...email,
+          toAddresses: JSON.stringify(email.toAddresses),
+          metadata: JSON.stringify(email.metadata),
+          flags: JSON.stringify(email.flags),
+          recipients: undefined,
+          raw: undefined,
+          text: undefined,
+          html: undefined,
+        });
+        this.insertBody.run(email.id, email.text, email.html, email.raw);
+        const time = Math.floor(email.createdAt / 1000);
+        email.recipients.forEach((r, idx) => {
+          this.insertRecipient.run(email.id, idx, r.address, r.type, r.outcome, r.code, r.response, r.delayMs, r.decidedBy, r.dueAt);
+          this.insertLogStmt.run({ emailId: email.id, recipient: r.address, recipientType: r.type, status: 'processing', code: '', response: '', mxHostname: '', time, queuedAt: null });
+        });
+        const recipientText = email.recipients.map((r) => r.address).join(' ') + ' ' + [...email.metadata.to, ...(email.metadata.cc ?? []), ...(email.metadata.bcc ?? [])].join(' ');
+        this.insertSearch.run(email.id, email.subject, recipientText, `${email.fromName} ${email.fromAddress}`);
+      }
+    })();
+  }
+
+  get(id: number): EmailRow | undefined {
+    return this.selectEmail.get(id) as EmailRow | undefined;
+  }
+
+  body(id: number): BodyRow | undefined {
+    return this.selectBody.get(id) as BodyRow | undefined;
+  }
+
+  recipients(id: number): RecipientRow[] {
+    return this.selectRecipients.all(id) as RecipientRow[];
+  }
+
+  logs(id: number, includeComplaint: boolean): LogRow[] {
+    return (includeComplaint ? this.selectLogs : this.selectLogsNoComplaint).all(id) as LogRow[];
+  }
+
+  insertLog(log: NewLog): void {
+    this.insertLogStmt.run(log);
+  }
+
+  updateRecipient(r: Pick<RecipientRow, 'email_id' | 'idx' | 'state' | 'attempts' | 'due_at' | 'queued_at'>): void {
+    this.updateRecipientStmt.run(r);
+  }
+
+  setStatus(id: number, status: EmailStatus, deliveredAt: number | null): void {
+    this.updateStatusStmt.run(status, deliveredAt, id);
+  }
+
+  /** Recipients whose next step is due; `processingOnly` while the delivery clock is paused. */
+  due(now: number, limit: number, processingOnly: boolean): RecipientRow[] {
+    return (processingOnly ? this.selectDueProcessing : this.selectDue).all(now, limit) as RecipientRow[];
+  }
+
+  nextDue(processingOnly: boolean): number | null {
+    return ((processingOnly ? this.selectNextDueProcessing : this.selectNextDue).get() as number | null) ?? null;
+  }
+
+  maxId(): number {
+    return (this.maxIdStmt.get() as number | null) ?? 0;
+  }
+
+  count(): number {
+    return this.countStmt.get() as number;
+  }
+
+  list(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } {
+    const { where, params } = whereClause(filter);
+    const total = this.db.prepare(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params) as number;
+    const rows = total === 0 || page.offset >= total
+      ? []
+      : (this.db.prepare(`SELECT * FROM emails ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, page.limit, page.offset) as EmailRow[]);
+    return { rows, total };
+  }
+
+  /** Oldest first: used by wait, which answers with the earliest matches. */
+  listAscending(filter: EmailFilter, limit: number): EmailRow[] {
+    const { where, params } = whereClause(filter);
+    return this.db.prepare(`SELECT * FROM emails ${where} ORDER BY id ASC LIMIT ?`).all(...params, limit) as EmailRow[];
+  }
+
+  countMatching(filter: EmailFilter): number {
+    const { where, params } = whereClause(filter);
+    return this.db.prepare(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params) as number;
+  }
+
+  /** Deletes emails with everything that hangs off them; returns how many went. */
+  deleteWhere(sqlCondition: string, params: unknown[]): number {
+    return this.db.transaction(() => {
+      const ids = `SELECT id FROM emails WHERE ${sqlCondition}`;
+      this.db.prepare(`DELETE FROM email_bodies WHERE email_id IN (${ids})`).run(...params);
+      this.db.prepare(`DELETE FROM recipients WHERE email_id IN (${ids})`).run(...params);
+      this.db.prepare(`DELETE FROM email_logs WHERE email_id IN (${ids})`).run(...params);
+      this.db.prepare(`DELETE FROM email_events WHERE email_id IN (${ids})`).run(...params);
+      this.db.prepare(`DELETE FROM email_search WHERE rowid IN (${ids})`).run(...params);
+      return this.db.prepare(`DELETE FROM emails WHERE ${sqlCondition}`).run(...params).changes;
+    })();
+  }
+
+  deleteOne(id: number): boolean {
+    return this.deleteWhere('id = ?', [id]) > 0;
+  }
+
+  deleteTeam(teamId: string | null): number {
+    return teamId === null ? this.deleteWhere('1 = 1', []) : this.deleteWhere('team_id = ?', [teamId]);
+  }
+
+  /** Retention: keeps the newest `max` emails; returns the pruned ones. */
+  pruneTo(max: number): { id: number; team_id: string }[] {
+    const cutoff = this.db.prepare('SELECT id FROM emails ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(max) as number | undefined;
+    if (cutoff === undefined) return [];
+    const pruned = this.db.prepare('SELECT id, team_id FROM emails WHERE id <= ?').all(cutoff) as { id: number; team_id: string }[];
+    this.deleteWhere('id <= ?', [cutoff]);
+    return pruned;
+  }
+
+  markRead(id: number, read: boolean): void {
+    this.db.prepare('UPDATE emails SET is_read = ? WHERE id = ?').run(read ? 1 : 0, id);
+  }
+
+  recordEvent(emailId: number, type: 'open' | 'click', recipient: string, url: string | null, at: number): void {
+    this.db.transaction(() => {
+      this.db.prepare('INSERT INTO email_events (email_id, type, recipient, url, at) VALUES (?, ?, ?, ?, ?)').run(emailId, type, recipient, url, at);
+      if (type === 'open') this.db.prepare('UPDATE emails SET opened_at = COALESCE(opened_at, ?) WHERE id = ?').run(at, emailId);
+      else this.db.prepare('UPDATE emails SET click_count = click_count + 1 WHERE id = ?').run(emailId);
+    })();
+  }
+
+  events(emailId: number): { type: string; recipient: string; url: string | null; at: number }[] {
+    return this.db.prepare('SELECT type, recipient, url, at FROM email_events WHERE email_id = ? ORDER BY id').all(emailId) as { type: string; recipient: string; url: string | null; at: number }[];
+  }
+
+  /** Unread and total counts per team, for the inbox's mailboxes. */
+  teamCounts(): { team_id: string; total: number; unread: number }[] {
+    return this.db.prepare('SELECT team_id, COUNT(*) AS total, SUM(is_read = 0) AS unread FROM emails GROUP BY team_id ORDER BY team_id').all() as { team_id: string; total: number; unread: number }[];
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
+
+/** FTS5 trigram needs 3 characters; shorter needles scan the search table with LIKE. */
+function searchCondition(search: string): { sql: string; params: unknown[] } {
+  if ([...search].length >= 3) {
+    return { sql: 'id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', params: [`"${search.replace(/"/g, '""')}"`] };
+  }
+  const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return {
+    sql: "id IN (SELECT rowid FROM email_search WHERE subject LIKE ? ESCAPE '\\' OR recipients LIKE ? ESCAPE '\\' OR sender LIKE ? ESCAPE '\\')",
+    params: [like, like, like],
+  };
+}
+
+function whereClause(filter: EmailFilter): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (sql: string, ...values: unknown[]) => {
+    clauses.push(sql);
+    params.push(...values);
+  };
+  if (filter.teamId !== null) add('team_id = ?', filter.teamId);
+  if (filter.statuses?.length) add(`status IN (${filter.statuses.map(() => '?').join(', ')})`, ...filter.statuses);
+  if (filter.apiKeyId !== undefined) add('api_key_id = ?', filter.apiKeyId);
+  if (filter.startMs !== undefined) add('created_at >= ?', filter.startMs);
+  if (filter.endMs !== undefined) add('created_at <= ?', filter.endMs);
+  if (filter.isRead !== undefined) add('is_read = ?', filter.isRead ? 1 : 0);
+  if (filter.hasAttachment !== undefined) add(filter.hasAttachment ? 'attachments > 0' : 'attachments = 0');
+  if (filter.afterId !== undefined) add('id > ?', filter.afterId);
+  for (const [column, value] of [['sender', filter.from], ['recipients', filter.to], ['subject', filter.subject]] as const) {
+    if (!value) continue;
+    if ([...value].length >= 3) add('id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', `${column} : "${value.replace(/"/g, '""')}"`);
+    else add(`id IN (SELECT rowid FROM email_search WHERE ${column} LIKE ? ESCAPE '\\')`, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  }
+  if (filter.search) {
+    const { sql, params: p } = searchCondition(filter.search);
+    add(sql, ...p);
+  }
+  return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}

@@ -1,0 +1,22 @@
+import type { Email } from './email.js';
+import type { DomainIdentity } from './domain.js';
+
+/** Events on the bus; SSE streams them, webhooks derive their own types from them. */
+export type SendboxEvent =
+  | { type: 'email.created'; data: Email }
+  | { type: 'email.updated'; data: Email; change?: EmailChange }
+  | { type: 'email.deleted'; data: { id: string; team_id: string } }
+  | { type: 'emails.cleared'; data: { team_id: string | null } }
+  | { type: 'domain.created'; data: DomainIdentity }
+  | { type: 'domain.updated'; data: DomainIdentity }
+  | { type: 'domain.deleted'; data: { id: string; value: string; team_id: string } };
+
+export type SendboxEventType = SendboxEvent['type'];
+
+/** What changed on an email: a recipient's delivery state, an open or a click. */
+export interface EmailChange {
+  kind: 'state' | 'open' | 'click' | 'read';
+  recipient?: string;
+  state?: string;
+  url?: string;
+}
