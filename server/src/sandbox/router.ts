@@ -1,7 +1,10 @@
 import { Router, type RequestHandler } from 'express';
 import type { Services } from '../context.js';
 
-/** /sandbox: the control API for the inbox and test suites (not team-scoped). */
+/**
+ * /sandbox: the control API for the inbox and test suites (not team-scoped).
+ * Each resource has its own module; this file only mounts them.
+ */
 export function sandboxRouter(services: Services, json: RequestHandler): Router {
   const router = Router();
   router.use(json);
