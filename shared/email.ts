@@ -13,7 +13,7 @@ export const LIMITS = {
   pageSize: 100,
 } as const;
 
-const noLineBreaks = (what: string) => (value: string) => !/[\r\n]/.test(value) || `${what} must not contain CR or LF`;
+const noLineBreaks = (value: string) => !/[\r\n]/.test(value);
 
 /** One address or `Name <address>`. */
 export const addressString = z.string().check((ctx) => {
@@ -22,8 +22,18 @@ export const addressString = z.string().check((ctx) => {
   }
 });
 
-const recipientList = z.union([addressString, z.array(addressString)], {
+const invalidAddress = (value: string) => `invalid email address: ${JSON.stringify(value.slice(0, 100))}`;
+
+/** A string or an array of strings, each an address; errors name the entry (`to.1`). */
+const recipientList = z.union([z.string(), z.array(z.string())], {
   error: 'must be an address string or an array of address strings',
+}).check((ctx) => {
+  const entries = Array.isArray(ctx.value) ? ctx.value : [ctx.value];
+  entries.forEach((entry, index) => {
+    if (!parseAddress(entry)) {
+      ctx.issues.push({ code: 'custom', path: Array.isArray(ctx.value) ? [index] : [], message: invalidAddress(entry), input: entry });
+    }
+  });
 });
 
 // RFC 5322 §3.6.8: a field name is printable US-ASCII except colon.
@@ -65,20 +75,20 @@ export function base64DecodedLength(normalized: string): number {
 }
 
 export const attachmentSchema = z.object({
-  filename: z.string().min(1, 'filename must not be empty').max(255).refine(noLineBreaks('filename'), 'filename must not contain CR or LF'),
+  filename: z.string().min(1, 'filename must not be empty').max(255).refine(noLineBreaks, 'filename must not contain CR or LF'),
   content: z.string().refine((value) => normalizeBase64(value) !== null, 'content must be base64 (standard alphabet)'),
   contentType: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/, 'contentType must have the form type/subtype'),
-  contentId: z.string().min(1).max(255).refine(noLineBreaks('contentId'), 'contentId must not contain CR or LF').optional(),
+  contentId: z.string().min(1).max(255).refine(noLineBreaks, 'contentId must not contain CR or LF').optional(),
 });
 
 export const sendRequestSchema = z.object({
   from: addressString.optional(),
   to: recipientList,
-  subject: z.string({ error: 'subject is required and must be a string' }).max(998).refine(noLineBreaks('subject'), 'subject must not contain CR or LF'),
+  subject: z.string({ error: 'subject is required and must be a string' }).max(998).refine(noLineBreaks, 'subject must not contain CR or LF'),
   body: z.string({ error: 'body is required and must be a string' }).min(1, 'body must not be empty'),
   cc: recipientList.optional(),
   bcc: recipientList.optional(),
-  username: z.string().max(200).refine(noLineBreaks('username'), 'username must not contain CR or LF').optional(),
+  username: z.string().max(200).refine(noLineBreaks, 'username must not contain CR or LF').optional(),
   reply_to: addressString.optional(),
   headers: headersSchema.optional(),
   attachments: z.array(attachmentSchema, { error: 'attachments must be an array' }).max(LIMITS.attachments, `at most ${LIMITS.attachments} attachments`).optional(),
