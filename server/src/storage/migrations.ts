@@ -124,4 +124,23 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'sandbox rules',
+    sql: `
+      -- Scenario rules (CONTRACT §8); AUTOINCREMENT so a deleted rule's id is never reused
+      -- (emails keep "rule:<id>" as the source of their outcome).
+      CREATE TABLE rules (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        team_id TEXT,
+        match TEXT NOT NULL,
+        action TEXT NOT NULL,
+        times INTEGER,
+        nth INTEGER,
+        uses INTEGER NOT NULL DEFAULT 0,
+        matches INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];
