@@ -31,7 +31,7 @@ export function migrate(db: Db, logger?: Logger): void {
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
     })();
-    logger?.info(`applied migration ${migration.version} ${migration.name}`);
+    logger?.debug(`applied migration ${migration.version} ${migration.name}`);
   }
 }
 

@@ -1,0 +1,48 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+export const ROOT = join(import.meta.dirname, '..', '..');
+export const MAIN = join(ROOT, 'dist', 'server', 'src', 'main.js');
+
+export interface Running {
+  child: ChildProcess;
+  httpUrl: string;
+  smtpPort: number;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns sendbox (the built CLI by default) and resolves once it prints its ready line. */
+export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = MAIN, timeoutMs = 20_000): Promise<Running> {
+  const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const match = /sendbox ready {2}(http:\/\/\S+) {2}smtp:\/\/\S+:(\d+) {2}db /.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, httpUrl: match[1], smtpPort: Number(match[2]), stdout: () => out, stderr: () => err, exited });
+      }
+    });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(Object.assign(new Error(`sendbox exited with ${code} before ready: ${err}`), { code, stderr: err, stdout: out }));
+    });
+  });
+}
+
+/** Runs the CLI to completion (for --help and start-up errors). */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [MAIN, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}
