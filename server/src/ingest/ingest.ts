@@ -62,11 +62,13 @@ export interface IngestOptions {
 export class Ingest {
   private nextId: number;
   private count: number;
+  private lastCreatedAt: number;
   private readonly batcher: WriteBatcher<NewEmail>;
 
   constructor(private readonly options: IngestOptions) {
     this.nextId = options.store.maxId() + 1;
     this.count = options.store.count();
+    this.lastCreatedAt = options.store.maxCreatedAt();
     this.batcher = new WriteBatcher((batch) => options.store.insertMany(batch), (batch) => this.afterWrite(batch));
   }
 
@@ -75,7 +77,10 @@ export class Ingest {
     const internalId = this.nextId++;
     const id = ids.encode(internalId);
     const messageId = input.messageId ?? `${id}@${messageHost}`;
-    const createdAt = clock.now();
+    // Never earlier than the previous email, even if the system clock steps back:
+    // list order and date filters rely on created_at growing with the id.
+    const createdAt = Math.max(clock.now(), this.lastCreatedAt);
+    this.lastCreatedAt = createdAt;
     const raw = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : input.raw;
     const recipients = this.planRecipients(input, createdAt);
     const email: NewEmail = {

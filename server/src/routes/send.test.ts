@@ -213,7 +213,7 @@ describe('POST /v1/send: errors', () => {
   });
 
   it('answers 401 without a usable Authorization header, never a 500', async () => {
-    for (const headers of [{}, { Authorization: '' }, { Authorization: 'Bearer' }, { Authorization: 'Basic abc' }, { Authorization: 'Bearer two words' }]) {
+    for (const headers of [{}, { Authorization: '' }, { Authorization: 'Bearer' }, { Authorization: 'Basic abc' }, { Authorization: 'Bearer two words' }] as Record<string, string>[]) {
       const res = await server.api('/v1/send', { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify(base) });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ status: 401, message: expect.any(String), success: false });

@@ -1,3 +1,4 @@
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { Outcome } from '../delivery/outcomes.js';
@@ -136,6 +137,9 @@ export interface EmailFilter {
   subject?: string;
   /** Only emails with a larger internal id (wait's `since`). */
   afterId?: number;
+  /** Inclusive id bounds (dates resolved to ids). */
+  minId?: number;
+  maxId?: number;
 }
 
 export interface Page {
@@ -163,6 +167,7 @@ export class EmailStore {
   private readonly selectNextDueProcessing;
   private readonly maxIdStmt;
   private readonly countStmt;
+  private readonly statements = new Map<string, Statement>();
 
   constructor(private readonly db: Db) {
     this.insertEmail = db.prepare(`INSERT INTO emails (id, team_id, api_key_id, source, message_id, from_address, from_name, to_addresses, subject, size, inline, attachments, snippet, created_at, metadata, status, credits_used, flags)
@@ -238,6 +243,11 @@ export class EmailStore {
     this.updateRecipientStmt.run(r);
   }
 
+  /** A forced transition replaces the planned outcome and records who decided it. */
+  setRecipientOutcome(emailId: number, idx: number, outcome: Outcome, decidedBy: string): void {
+    this.db.prepare('UPDATE recipients SET outcome = ?, decided_by = ? WHERE email_id = ? AND idx = ?').run(outcome, decidedBy, emailId, idx);
+  }
+
   setStatus(id: number, status: EmailStatus, deliveredAt: number | null): void {
     this.updateStatusStmt.run(status, deliveredAt, id);
   }
@@ -260,23 +270,82 @@ export class EmailStore {
   }
 
   list(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } {
-    const { where, params } = whereClause(filter);
-    const total = this.db.prepare(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params) as number;
-    const rows = total === 0 || page.offset >= total
-      ? []
-      : (this.db.prepare(`SELECT * FROM emails ${where} ORDER BY id DESC LIMIT ? OFFSET ?`).all(...params, page.limit, page.offset) as EmailRow[]);
+    const resolved = this.resolveDates(filter);
+    if (resolved === null) return { rows: [], total: 0 };
+    const total = this.countFor(resolved);
+    if (total === 0 || page.offset >= total) return { rows: [], total };
+    const { where, params } = whereClause(resolved);
+    // The offset is walked in the (covering) index; only the page's rows are read whole.
+    const rows = this.cached(`SELECT * FROM emails WHERE id IN (SELECT id FROM emails ${where} ORDER BY id DESC LIMIT ? OFFSET ?) ORDER BY id DESC`)
+      .all(...params, page.limit, page.offset) as EmailRow[];
     return { rows, total };
+  }
+
+  /** Exact total: from the trigger-kept counters when the filter allows, else counted. */
+  private countFor(filter: EmailFilter): number {
+    const countable = filter.search === undefined && filter.from === undefined && filter.to === undefined && filter.subject === undefined
+      && filter.hasAttachment === undefined && filter.afterId === undefined && filter.minId === undefined && filter.maxId === undefined;
+    if (!countable) {
+      const { where, params } = whereClause(filter);
+      return this.cached(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params) as number;
+    }
+    const clauses: string[] = [];
+    const params: unknown[] = [];
+    if (filter.teamId !== null) { clauses.push('team_id = ?'); params.push(filter.teamId); }
+    if (filter.statuses?.length) { clauses.push(`status IN (${filter.statuses.map(() => '?').join(', ')})`); params.push(...filter.statuses); }
+    if (filter.apiKeyId !== undefined) { clauses.push('api_key_id = ?'); params.push(filter.apiKeyId); }
+    if (filter.isRead !== undefined) { clauses.push('is_read = ?'); params.push(filter.isRead ? 1 : 0); }
+    const where = clauses.length ? `WHERE ${clauses.join(' AND ')}` : '';
+    return (this.cached(`SELECT COALESCE(SUM(n), 0) FROM email_counts ${where}`).pluck().get(...params) as number);
+  }
+
+  /**
+   * created_at never decreases as ids grow (ingest keeps it monotonic), so a date range
+   * is an id range found in the created_at index; null when no email can match.
+   */
+  private resolveDates(filter: EmailFilter): EmailFilter | null {
+    if (filter.startMs === undefined && filter.endMs === undefined) return filter;
+    const out: EmailFilter = { ...filter, startMs: undefined, endMs: undefined };
+    if (filter.startMs !== undefined) {
+      const first = this.cached('SELECT id FROM emails WHERE created_at >= ? ORDER BY created_at, id LIMIT 1').pluck().get(filter.startMs) as number | undefined;
+      if (first === undefined) return null;
+      out.minId = first;
+    }
+    if (filter.endMs !== undefined) {
+      const last = this.cached('SELECT id FROM emails WHERE created_at <= ? ORDER BY created_at DESC, id DESC LIMIT 1').pluck().get(filter.endMs) as number | undefined;
+      if (last === undefined) return null;
+      out.maxId = last;
+    }
+    return out;
+  }
+
+  /** Latest created_at stored, so ingest can keep it monotonic across restarts. */
+  maxCreatedAt(): number {
+    return (this.db.prepare('SELECT MAX(created_at) FROM emails').pluck().get() as number | null) ?? 0;
+  }
+
+  /** Prepared statements for the dynamic list queries, compiled once per distinct SQL. */
+  private cached(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size > 500) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Oldest first: used by wait, which answers with the earliest matches. */
   listAscending(filter: EmailFilter, limit: number): EmailRow[] {
-    const { where, params } = whereClause(filter);
+    const resolved = this.resolveDates(filter);
+    if (resolved === null) return [];
+    const { where, params } = whereClause(resolved);
     return this.db.prepare(`SELECT * FROM emails ${where} ORDER BY id ASC LIMIT ?`).all(...params, limit) as EmailRow[];
   }
 
   countMatching(filter: EmailFilter): number {
-    const { where, params } = whereClause(filter);
-    return this.db.prepare(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params) as number;
+    const resolved = this.resolveDates(filter);
+    return resolved === null ? 0 : this.countFor(resolved);
   }
 
   /** Deletes emails with everything that hangs off them; returns how many went. */
@@ -325,9 +394,9 @@ export class EmailStore {
     return this.db.prepare('SELECT type, recipient, url, at FROM email_events WHERE email_id = ? ORDER BY id').all(emailId) as { type: string; recipient: string; url: string | null; at: number }[];
   }
 
-  /** Unread and total counts per team, for the inbox's mailboxes. */
+  /** Unread and total counts per team, for the inbox's mailboxes (from the counters). */
   teamCounts(): { team_id: string; total: number; unread: number }[] {
-    return this.db.prepare('SELECT team_id, COUNT(*) AS total, SUM(is_read = 0) AS unread FROM emails GROUP BY team_id ORDER BY team_id').all() as { team_id: string; total: number; unread: number }[];
+    return this.db.prepare('SELECT team_id, SUM(n) AS total, SUM(CASE WHEN is_read = 0 THEN n ELSE 0 END) AS unread FROM email_counts GROUP BY team_id HAVING SUM(n) > 0 ORDER BY team_id').all() as { team_id: string; total: number; unread: number }[];
   }
 
   transaction<T>(fn: () => T): T {
@@ -362,6 +431,8 @@ function whereClause(filter: EmailFilter): { where: string; params: unknown[] } 
   if (filter.isRead !== undefined) add('is_read = ?', filter.isRead ? 1 : 0);
   if (filter.hasAttachment !== undefined) add(filter.hasAttachment ? 'attachments > 0' : 'attachments = 0');
   if (filter.afterId !== undefined) add('id > ?', filter.afterId);
+  if (filter.minId !== undefined) add('id >= ?', filter.minId);
+  if (filter.maxId !== undefined) add('id <= ?', filter.maxId);
   for (const [column, value] of [['sender', filter.from], ['recipients', filter.to], ['subject', filter.subject]] as const) {
     if (!value) continue;
     if ([...value].length >= 3) add('id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', `${column} : "${value.replace(/"/g, '""')}"`);

@@ -143,4 +143,92 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'domain scripts and webhooks',
+    sql: `
+      -- Scripted verification outcomes: a queue of steps per domain and team
+      -- (team_id '' waits for the first team that checks the domain).
+      CREATE TABLE domain_scripts (
+        domain TEXT NOT NULL,
+        team_id TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (domain, team_id)
+      );
+
+      CREATE TABLE webhooks (
+        id INTEGER PRIMARY KEY,
+        public_id TEXT NOT NULL UNIQUE,
+        url TEXT NOT NULL,
+        -- NULL: signed with --webhook-secret.
+        secret TEXT,
+        -- JSON array of event types; NULL: every event.
+        events TEXT,
+        source TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+
+      -- One row per event per webhook: the persisted queue, delivered in id order.
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY,
+        webhook_id INTEGER NOT NULL,
+        event_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        next_at INTEGER
+      );
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, state, id);
+
+      CREATE TABLE webhook_attempts (
+        id INTEGER PRIMARY KEY,
+        delivery_id INTEGER NOT NULL,
+        webhook_id INTEGER NOT NULL,
+        attempt INTEGER NOT NULL,
+        at INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        status_code INTEGER,
+        error TEXT,
+        response TEXT,
+        ok INTEGER NOT NULL
+      );
+      CREATE INDEX webhook_attempts_webhook ON webhook_attempts (webhook_id, id);
+      CREATE INDEX webhook_attempts_delivery ON webhook_attempts (delivery_id);
+    `,
+  },
+  {
+    version: 4,
+    name: 'list counters',
+    sql: `
+      -- Exact totals for the common list filters without counting index ranges:
+      -- kept by triggers, so every writer (ingest, lifecycle, deletes) stays correct.
+      CREATE TABLE email_counts (
+        team_id TEXT NOT NULL,
+        api_key_id INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        is_read INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        PRIMARY KEY (team_id, api_key_id, status, is_read)
+      ) WITHOUT ROWID;
+      INSERT INTO email_counts SELECT team_id, api_key_id, status, is_read, COUNT(*) FROM emails GROUP BY 1, 2, 3, 4;
+      CREATE TRIGGER email_counts_insert AFTER INSERT ON emails BEGIN
+        INSERT INTO email_counts VALUES (NEW.team_id, NEW.api_key_id, NEW.status, NEW.is_read, 1)
+          ON CONFLICT (team_id, api_key_id, status, is_read) DO UPDATE SET n = n + 1;
+      END;
+      CREATE TRIGGER email_counts_delete AFTER DELETE ON emails BEGIN
+        UPDATE email_counts SET n = n - 1 WHERE team_id = OLD.team_id AND api_key_id = OLD.api_key_id AND status = OLD.status AND is_read = OLD.is_read;
+      END;
+      CREATE TRIGGER email_counts_update AFTER UPDATE OF status, is_read ON emails
+        WHEN OLD.status != NEW.status OR OLD.is_read != NEW.is_read BEGIN
+        UPDATE email_counts SET n = n - 1 WHERE team_id = OLD.team_id AND api_key_id = OLD.api_key_id AND status = OLD.status AND is_read = OLD.is_read;
+        INSERT INTO email_counts VALUES (NEW.team_id, NEW.api_key_id, NEW.status, NEW.is_read, 1)
+          ON CONFLICT (team_id, api_key_id, status, is_read) DO UPDATE SET n = n + 1;
+      END;
+      -- Dates are turned into id ranges (created_at grows with id), so this index is unused.
+      DROP INDEX emails_team_created;
+    `,
+  },
 ];

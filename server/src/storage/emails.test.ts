@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from './db.js';
+import { EmailStore, type NewEmail } from './emails.js';
+
+const newEmail = (id: number, teamId: string, createdAt: number, overrides: Partial<NewEmail> = {}): NewEmail => ({
+  id, teamId, apiKeyId: teamId === 'team_a' ? 1 : 2, source: 'api', messageId: `${id}@t`, fromAddress: 'app@acme.test', fromName: 'Acme',
+  toAddresses: [`u${id}@example.com`], subject: `subject ${id}`, size: 10, inline: 0, attachments: 0, snippet: '', createdAt,
+  metadata: { from: 'app@acme.test', to: [`u${id}@example.com`], cc: null, bcc: null, reply_to: null }, creditsUsed: 1, flags: {},
+  text: 't', html: '', raw: Buffer.from('raw'),
+  recipients: [{ address: `u${id}@example.com`, type: 'to', outcome: 'delivered', code: null, response: null, delayMs: 0, decidedBy: 'default', dueAt: createdAt }],
+  ...overrides,
+});
+
+describe('EmailStore list totals', () => {
+  it('keeps the counters equal to real counts through inserts, status and read changes, deletes and pruning', () => {
+    const db = openDatabase(':memory:');
+    const store = new EmailStore(db);
+    store.insertMany(Array.from({ length: 30 }, (_, i) => newEmail(i + 1, i % 3 === 0 ? 'team_b' : 'team_a', 1_000 + i)));
+    for (let id = 1; id <= 30; id += 2) store.setStatus(id, id % 5 === 0 ? 'bounced' : 'delivered', null);
+    store.markRead(2, true);
+    store.markRead(4, true);
+    store.deleteOne(4);
+    store.pruneTo(25);
+    const real = (where: string, ...params: unknown[]) => db.prepare(`SELECT COUNT(*) FROM emails ${where}`).pluck().get(...params);
+    const page = { offset: 0, limit: 5 };
+    expect(store.list({ teamId: 'team_a' }, page).total).toBe(real("WHERE team_id = 'team_a'"));
+    expect(store.list({ teamId: 'team_b', statuses: ['delivered', 'bounced'] }, page).total).toBe(real("WHERE team_id = 'team_b' AND status IN ('delivered', 'bounced')"));
+    expect(store.list({ teamId: null, isRead: false }, page).total).toBe(real('WHERE is_read = 0'));
+    expect(store.list({ teamId: 'team_a', apiKeyId: 1, statuses: ['processing'] }, page).total).toBe(real("WHERE team_id = 'team_a' AND api_key_id = 1 AND status = 'processing'"));
+    expect(store.teamCounts()).toEqual([
+      { team_id: 'team_a', total: real("WHERE team_id = 'team_a'"), unread: real("WHERE team_id = 'team_a' AND is_read = 0") },
+      { team_id: 'team_b', total: real("WHERE team_id = 'team_b'"), unread: real("WHERE team_id = 'team_b' AND is_read = 0") },
+    ]);
+  });
+
+  it('turns date bounds into id ranges, inclusive at both ends', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    // Two emails share a millisecond: both belong to it.
+    store.insertMany([newEmail(1, 'team_a', 1_000), newEmail(2, 'team_a', 2_000), newEmail(3, 'team_a', 2_000), newEmail(4, 'team_a', 3_000)]);
+    const ids = (startMs?: number, endMs?: number) => store.list({ teamId: 'team_a', startMs, endMs }, { offset: 0, limit: 10 }).rows.map((r) => r.id);
+    expect(ids(2_000, 2_000)).toEqual([3, 2]);
+    expect(ids(1_500)).toEqual([4, 3, 2]);
+    expect(ids(undefined, 2_999)).toEqual([3, 2, 1]);
+    expect(ids(3_001)).toEqual([]);
+    expect(ids(undefined, 999)).toEqual([]);
+  });
+});
