@@ -8,6 +8,7 @@ import { domainsRouter } from './routes/domains.js';
 import { openapiRouter } from './routes/openapi.js';
 import { sandboxRouter } from './sandbox/router.js';
 import { webRouter } from './routes/web.js';
+import { inboxGuards } from './sandbox/guards.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 const JSON_LIMIT = '36mb';
@@ -27,7 +28,7 @@ export function createApp(services: Services): Express {
   app.use('/v1/emails', emailsRouter(services));
   app.use('/v1/domains', domainsRouter(services));
   app.use('/sandbox', sandboxRouter(services, json));
-  app.use(webRouter(services));
+  app.use(inboxGuards(services.config), webRouter(services));
 
   app.use(notFound);
   app.use(errorMiddleware(services.logger.child('http')));

@@ -15,7 +15,7 @@ import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
 import { Lifecycle } from './delivery/lifecycle.js';
 import { Ingest } from './ingest/ingest.js';
-import { defaultScenarios } from './scenarios/scenarios.js';
+import { createScenarios } from './scenarios/scenarios.js';
 import { presentEmail } from './emails/present.js';
 import { startSmtp, type SmtpHandle } from './smtp/server.js';
 
@@ -39,8 +39,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   const ids = createIdCodec(metaValue(db, 'id_secret', randomSecret));
   const events = new EventBus();
   const stopping = new AbortController();
-  const scenarios = defaultScenarios();
   const simLogger = logger.child('sim');
+  const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now() });
 
   const lifecycle = new Lifecycle({
     store: emails,

@@ -34,6 +34,22 @@ export interface RecipientChange {
   state: RecipientState;
 }
 
+export type ForcedOutcome = 'delivered' | 'bounced' | 'failed' | 'complaint';
+export type ForceResult =
+  | { ok: true; changes: RecipientChange[] }
+  | { ok: false; reason: 'unknown-recipient' | 'impossible'; message: string };
+
+/** The recipient state machine's allowed forced moves. */
+export function canForce(state: RecipientState, target: ForcedOutcome): boolean {
+  return target === 'complaint' ? state === 'delivered' : state === 'processing' || state === 'queued';
+}
+
+function impossibleMessage(rows: RecipientRow[], target: ForcedOutcome): string {
+  const states = rows.map((r) => `${r.address} is ${r.state}`).join(', ');
+  if (target === 'complaint') return `complaint needs a delivered recipient: ${states}`;
+  return `${target} needs a processing or queued recipient (bounced, failed and complaint are final; delivered can only turn complaint): ${states}`;
+}
+
 /** Email status from its recipients: pending states first, then the most severe outcome. */
 export function emailStatus(states: RecipientState[]): EmailStatus {
   if (states.includes('processing')) return 'processing';
@@ -124,6 +140,41 @@ export class Lifecycle {
     }
     for (const emailId of touched) this.refreshStatus(emailId, now);
     return changes;
+  }
+
+  /**
+   * Forces an outcome through the sandbox (CONTRACT §8): a processing or queued recipient
+   * gets the steps in between written; complaint needs a delivered recipient; final
+   * recipients do not move. Without `recipient`, every recipient that can move does.
+   */
+  force(emailId: number, target: ForcedOutcome, recipient: string | null): ForceResult {
+    const { store, clock } = this.options;
+    const now = clock.now();
+    const result = store.transaction((): ForceResult => {
+      const rows = store.recipients(emailId);
+      const chosen = recipient === null ? rows : rows.filter((r) => r.address.toLowerCase() === recipient.toLowerCase());
+      if (chosen.length === 0) return { ok: false, reason: 'unknown-recipient', message: `${recipient} is not a recipient of this email` };
+      const movable = chosen.filter((r) => canForce(r.state, target));
+      if (movable.length === 0) return { ok: false, reason: 'impossible', message: impossibleMessage(chosen, target) };
+      const changes = movable.map((row) => this.forceOne(row, target, now));
+      this.refreshStatus(emailId, now);
+      return { ok: true, changes };
+    });
+    if (result.ok) this.options.onChanged(result.changes);
+    return result;
+  }
+
+  private forceOne(row: RecipientRow, target: ForcedOutcome, now: number): RecipientChange {
+    const publicId = this.options.ids.encode(row.email_id);
+    if (row.state === 'processing') {
+      this.log(row, 'queued', queuedReply(publicId), now, now);
+      this.save(row, { state: 'queued', queued_at: now });
+    }
+    if (target === 'complaint') this.log(row, 'complaint', complaintReply, now, row.queued_at);
+    else this.log(row, target, finalReply(target, row.address, publicId, now), now, row.queued_at);
+    this.save(row, { state: target, due_at: null });
+    this.options.store.setRecipientOutcome(row.email_id, row.idx, target, 'forced');
+    return { emailId: row.email_id, recipient: row.address, state: target };
   }
 
   /** Recomputes and stores an email's status; sets delivered_at on the first delivery. */

@@ -32,3 +32,23 @@ export function finalReply(outcome: Exclude<Outcome, 'deferred' | 'complaint'>, 
 }
 
 export const complaintReply: Reply = { code: '', response: 'Complaint received: the recipient marked this email as spam (feedback loop report)' };
+
+// RFC 3463 enhanced codes that usually come with each basic reply code.
+const TEXT_BY_CODE: Record<string, string> = {
+  '250': '2.0.0 OK',
+  '421': '4.3.2 Service not available, closing transmission channel',
+  '450': '4.2.1 Mailbox temporarily unavailable',
+  '451': '4.7.1 Temporary local problem, please try again later',
+  '452': '4.2.2 Mailbox full, try again later',
+  '550': '5.1.1 Mailbox unavailable: user unknown',
+  '551': '5.1.6 User not local',
+  '552': '5.2.2 Mailbox full',
+  '553': '5.1.3 Mailbox name not allowed',
+  '554': '5.7.1 Transaction failed: message rejected',
+};
+
+/** A realistic reply text for a code a rule gave without one. */
+export function defaultResponse(code: string | number): string {
+  const value = String(code);
+  return TEXT_BY_CODE[value] ?? `${value[0]}.0.0 ${value[0] === '2' ? 'OK' : value[0] === '4' ? 'Temporary failure, please try again later' : 'Permanent failure'}`;
+}
