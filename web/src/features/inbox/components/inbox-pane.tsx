@@ -1,0 +1,67 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { SandboxEmailList } from '../../../../../shared/sandbox';
+import { ConfirmButton } from '../../../components/confirm-button';
+import { ErrorState, InlineError } from '../../../components/states';
+import { TrashIcon } from '../../../components/icons';
+import { formatNumber } from '../../../lib/format';
+import { useDeleteAllEmails } from '../api/delete-all-emails';
+import { EmailList, EmailListSkeleton } from './email-list';
+import { InboxEmpty } from './inbox-empty';
+import { Pagination } from './pagination';
+import { SearchBox } from './search-box';
+import { StatusFilter } from './status-filter';
+
+interface InboxPaneProps {
+  teamId: string | null;
+  title: string;
+  query: string;
+  list: UseQueryResult<SandboxEmailList>;
+  filtered: boolean;
+  selectedId: string | null;
+  hrefFor: (id: string) => string;
+  onQueryChange: (query: string) => void;
+  onPage: (page: number) => void;
+}
+
+/** The list column: search and filters, the rows of the current page, paging. */
+export function InboxPane({ teamId, title, query, list, filtered, selectedId, hrefFor, onQueryChange, onPage }: InboxPaneProps) {
+  const deleteAll = useDeleteAllEmails();
+  const total = list.data?.pagination.total_records ?? 0;
+
+  return (
+    <section className="inbox-pane" aria-label="Inbox">
+      <div className="inbox-toolbar">
+        <div className="inbox-title">
+          <h1 title={title}>{title}</h1>
+          {list.isFetching && !list.isPending && <span className="spinner spinner-sm" aria-hidden="true" />}
+          <span className="inbox-actions">
+            <ConfirmButton className="btn btn-ghost btn-sm" confirmLabel={teamId ? 'Delete every email here' : 'Delete every email'} onConfirm={() => deleteAll.mutate(teamId)} disabled={!filtered && total === 0}>
+              <TrashIcon size={14} /> Delete all
+            </ConfirmButton>
+          </span>
+        </div>
+        <div className="inbox-filters">
+          <SearchBox value={query} onChange={onQueryChange} />
+          <StatusFilter query={query} onChange={onQueryChange} />
+        </div>
+        <InlineError error={deleteAll.error} />
+      </div>
+      <InboxBody list={list} filtered={filtered} selectedId={selectedId} hrefFor={hrefFor} />
+      {list.data && list.data.pagination.total_records > 0 && <Pagination info={list.data.pagination} onPage={onPage} />}
+      <span className="visually-hidden" aria-live="polite">
+        {list.data ? `${formatNumber(total)} emails` : ''}
+      </span>
+    </section>
+  );
+}
+
+function InboxBody({ list, filtered, selectedId, hrefFor }: Pick<InboxPaneProps, 'list' | 'filtered' | 'selectedId' | 'hrefFor'>) {
+  if (list.isPending) return <EmailListSkeleton />;
+  if (!list.data) return <ErrorState error={list.error} title="The inbox could not be loaded" onRetry={() => void list.refetch()} />;
+  if (list.data.data.length === 0) return <InboxEmpty filtered={filtered} />;
+  return (
+    <div className="email-scroll">
+      <EmailList emails={list.data.data} selectedId={selectedId} hrefFor={hrefFor} />
+    </div>
+  );
+}

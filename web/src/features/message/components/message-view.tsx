@@ -1,0 +1,50 @@
+import { useEffect, useRef } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { EmptyState, ErrorState, Loading } from '../../../components/states';
+import { MailIcon } from '../../../components/icons';
+import { useEmail } from '../api/get-email';
+import { useSetRead } from '../api/set-read';
+import { MessageHeader } from './message-header';
+import { MessageToolbar } from './message-toolbar';
+import { MessageTabs, type MessageTab } from './message-tabs';
+
+interface MessageViewProps {
+  id: string;
+  tab: MessageTab | null;
+  onTab: (tab: MessageTab) => void;
+  backHref: string;
+  onDeleted: () => void;
+}
+
+/** One email: who/what/when, actions, and the tabs that show its body and its delivery story. */
+export function MessageView({ id, tab, onTab, backHref, onDeleted }: MessageViewProps) {
+  const { data: email, isPending, error, refetch } = useEmail(id);
+  const { mutate: markRead } = useSetRead();
+  const markedRead = useRef<string | null>(null);
+
+  // Opening an unread email reads it, once per email (marking it unread again must stick).
+  useEffect(() => {
+    if (email && !email.is_read && markedRead.current !== email.id) {
+      markedRead.current = email.id;
+      markRead({ id: email.id, read: true });
+    }
+  }, [email, markRead]);
+
+  if (isPending) return <Loading label="Loading the email" />;
+  if (error instanceof ApiError && error.status === 404) {
+    return (
+      <EmptyState icon={<MailIcon size={28} />} title="This email is gone">
+        <p>It was deleted, or pruned by retention.</p>
+      </EmptyState>
+    );
+  }
+  if (!email) return <ErrorState error={error} title="The email could not be loaded" onRetry={() => void refetch()} />;
+
+  return (
+    <article className="message" aria-label={`Email: ${email.subject || '(no subject)'}`}>
+      <MessageToolbar email={email} backHref={backHref} onDeleted={onDeleted} />
+      <MessageHeader email={email} />
+      <MessageTabs email={email} tab={tab} onTab={onTab} />
+    </article>
+  );
+}

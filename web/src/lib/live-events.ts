@@ -1,0 +1,182 @@
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import type { Email } from '../../../shared/email';
+import type { DomainIdentity } from '../../../shared/domain';
+import type { EmailChange } from '../../../shared/events';
+import type { SandboxEmail, SandboxEmailList, SandboxEmailSummary } from '../../../shared/sandbox';
+import { apiPaths } from '../paths';
+import { domainKeys, inboxKeys, isFilteredList, mailboxKeys, messageKeys, type EmailListParams } from './query-keys';
+
+/** The part of EventSource the listener needs, so tests can hand in a fake. */
+export interface EventSourceLike {
+  addEventListener(type: string, listener: (event: MessageEvent<string>) => void): void;
+  onopen: ((event: Event) => void) | null;
+  onerror: ((event: Event) => void) | null;
+  close(): void;
+}
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+export interface LiveEventsOptions {
+  url?: string;
+  createSource?: (url: string) => EventSourceLike;
+  /** Refetches caused by events are batched to at most one per key in this window. */
+  throttleMs?: number;
+  onStatus?: (status: LiveStatus) => void;
+}
+
+const EVENT_TYPES = ['email.created', 'email.updated', 'email.deleted', 'emails.cleared', 'domain.created', 'domain.updated', 'domain.deleted'] as const;
+
+type EmailPatch = Partial<SandboxEmailSummary> & Pick<Email, 'id'>;
+
+/**
+ * Keeps the query cache in step with the server's SSE stream: status changes are written into
+ * the cached lists and message in place (no refetch for the commonest event), anything that
+ * changes which rows a list holds refetches it, throttled so a burst of 1 000 sends costs a few
+ * requests rather than 1 000. Returns the function that closes the stream.
+ */
+export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEventsOptions = {}): () => void {
+  const { url = apiPaths.events, throttleMs = 300, onStatus } = options;
+  const createSource = options.createSource ?? ((u: string) => new EventSource(u));
+  const invalidate = throttledInvalidator(queryClient, throttleMs);
+  let disconnected = false;
+
+  const handlers: Record<(typeof EVENT_TYPES)[number], (data: unknown, change?: EmailChange) => void> = {
+    'email.created': () => {
+      invalidate(inboxKeys.lists());
+      invalidate(mailboxKeys.all);
+    },
+    'email.updated': (data, change) => {
+      const patch = data as EmailPatch;
+      patchCachedLists(queryClient, patch);
+      queryClient.setQueryData<SandboxEmail>(messageKeys.detail(patch.id), (old) => (old ? { ...old, ...volatileFields(patch) } : old));
+      // Logs, outcomes and activity are only in the full view: fetch the open message again.
+      invalidate(messageKeys.detail(patch.id));
+      invalidateFilteredLists(queryClient, invalidate);
+      if (!change || change.kind === 'read') invalidate(mailboxKeys.all);
+    },
+    'email.deleted': (data) => {
+      const { id } = data as { id: string };
+      removeFromCachedLists(queryClient, id);
+      invalidate(inboxKeys.lists());
+      invalidate(mailboxKeys.all);
+      invalidate(messageKeys.detail(id));
+    },
+    'emails.cleared': () => {
+      invalidate(inboxKeys.all);
+      invalidate(mailboxKeys.all);
+    },
+    'domain.created': () => invalidate(domainKeys.all),
+    'domain.updated': (data) => {
+      const domain = data as DomainIdentity;
+      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.all }, (old) => old?.map((d) => (d.id === domain.id ? domain : d)));
+      invalidate(domainKeys.all);
+    },
+    'domain.deleted': (data) => {
+      const { id } = data as { id: string };
+      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.all }, (old) => old?.filter((d) => d.id !== id));
+      invalidate(domainKeys.all);
+    },
+  };
+
+  onStatus?.('connecting');
+  const source = createSource(url);
+  let wasOffline = false;
+  source.onopen = () => {
+    onStatus?.('live');
+    // Events sent while the stream was down are lost: refetch everything once it is back.
+    if (wasOffline) {
+      wasOffline = false;
+      void queryClient.invalidateQueries({ queryKey: inboxKeys.all });
+      void queryClient.invalidateQueries({ queryKey: mailboxKeys.all });
+      void queryClient.invalidateQueries({ queryKey: domainKeys.all });
+    }
+  };
+  source.onerror = () => {
+    if (disconnected) return;
+    wasOffline = true;
+    onStatus?.('offline');
+  };
+  for (const type of EVENT_TYPES) {
+    source.addEventListener(type, (event) => {
+      let payload: { data?: unknown; change?: EmailChange };
+      try {
+        payload = JSON.parse(event.data) as { data?: unknown; change?: EmailChange };
+      } catch {
+        return;
+      }
+      handlers[type](payload.data, payload.change);
+    });
+  }
+
+  return () => {
+    disconnected = true;
+    source.close();
+    invalidate.cancel();
+  };
+}
+
+function patchCachedLists(queryClient: QueryClient, patch: EmailPatch): void {
+  queryClient.setQueriesData<SandboxEmailList>({ queryKey: inboxKeys.lists() }, (old) => {
+    if (!old || !old.data.some((e) => e.id === patch.id)) return old;
+    return { ...old, data: old.data.map((e) => (e.id === patch.id ? { ...e, ...volatileFields(patch) } : e)) };
+  });
+}
+
+const VOLATILE = ['status', 'opened_at', 'delivered_at', 'click_count', 'is_read'] as const;
+
+/** What an update can change. The rest of the event's record is left alone: its body fields may be empty. */
+function volatileFields(patch: EmailPatch): Partial<SandboxEmailSummary> {
+  const picked: Record<string, unknown> = {};
+  for (const key of VOLATILE) if (patch[key] !== undefined) picked[key] = patch[key];
+  return picked as Partial<SandboxEmailSummary>;
+}
+
+function removeFromCachedLists(queryClient: QueryClient, id: string): void {
+  queryClient.setQueriesData<SandboxEmailList>({ queryKey: inboxKeys.lists() }, (old) => {
+    if (!old || !old.data.some((e) => e.id === id)) return old;
+    return {
+      data: old.data.filter((e) => e.id !== id),
+      pagination: { ...old.pagination, total_records: Math.max(0, old.pagination.total_records - 1) },
+    };
+  });
+}
+
+function invalidateFilteredLists(queryClient: QueryClient, invalidate: (key: QueryKey) => void): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: inboxKeys.lists() })) {
+    const params = query.queryKey[2] as EmailListParams | undefined;
+    if (params && isFilteredList(params)) invalidate(query.queryKey);
+  }
+}
+
+type Invalidator = ((key: QueryKey) => void) & { cancel(): void };
+
+/**
+ * Invalidates each key at most once per window: the first event of a quiet period refetches at
+ * once (new mail shows immediately), the rest of a burst is folded into one refetch at the window's end.
+ */
+export function throttledInvalidator(queryClient: QueryClient, windowMs: number): Invalidator {
+  const pending = new Map<string, QueryKey>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  let lastFlush = -Infinity;
+
+  const flush = () => {
+    timer = null;
+    lastFlush = Date.now();
+    const keys = [...pending.values()];
+    pending.clear();
+    for (const queryKey of keys) void queryClient.invalidateQueries({ queryKey });
+  };
+
+  const invalidate = ((key: QueryKey) => {
+    pending.set(JSON.stringify(key), key);
+    if (timer !== null) return;
+    const wait = Math.max(0, lastFlush + windowMs - Date.now());
+    timer = setTimeout(flush, wait);
+  }) as Invalidator;
+  invalidate.cancel = () => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    pending.clear();
+  };
+  return invalidate;
+}

@@ -1,0 +1,35 @@
+/** Every URL the inbox uses, in one place: the /sandbox API it calls and the pages it shows. */
+
+const enc = encodeURIComponent;
+
+export const apiPaths = {
+  emails: '/sandbox/emails',
+  email: (id: string) => `/sandbox/emails/${enc(id)}`,
+  emailRaw: (id: string) => `/sandbox/emails/${enc(id)}/raw`,
+  emailAttachment: (id: string, index: number) => `/sandbox/emails/${enc(id)}/attachments/${index}`,
+  emailEvents: (id: string) => `/sandbox/emails/${enc(id)}/events`,
+  teams: '/sandbox/teams',
+  events: '/sandbox/events',
+  rules: '/sandbox/rules',
+  rule: (id: number) => `/sandbox/rules/${id}`,
+  delivery: '/sandbox/delivery',
+  deliveryPause: '/sandbox/delivery/pause',
+  deliveryResume: '/sandbox/delivery/resume',
+  chaos: '/sandbox/chaos',
+  domains: '/sandbox/domains',
+  domainVerify: '/sandbox/domains/verify',
+  domainVerification: (domain: string) => `/sandbox/domains/${enc(domain)}/verification`,
+  webhooks: '/sandbox/webhooks',
+  webhook: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}`,
+  webhookAttempts: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}/attempts`,
+  openapi: '/openapi.json',
+} as const;
+
+/** The inbox's own pages (the server answers every other path with index.html). */
+export const pagePaths = {
+  inbox: '/',
+  email: (id: string) => `/emails/${enc(id)}`,
+  domains: '/domains',
+  domain: (id: string) => `/domains/${enc(id)}`,
+  scenarios: '/scenarios',
+} as const;
