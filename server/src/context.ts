@@ -10,6 +10,7 @@ import type { Logger } from './logger.js';
 import type { Lifecycle } from './delivery/lifecycle.js';
 import type { Ingest } from './ingest/ingest.js';
 import type { Scenarios } from './scenarios/scenarios.js';
+import type { Webhooks } from './webhooks/webhooks.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
 export interface Services {
@@ -25,6 +26,7 @@ export interface Services {
   lifecycle: Lifecycle;
   ingest: Ingest;
   scenarios: Scenarios;
+  webhooks: Webhooks;
   /** Aborted when shutdown starts: long polls and SSE streams end on it. */
   stopping: AbortSignal;
 }

@@ -90,4 +90,43 @@ export function openapiDocument(): Record<string, unknown> {
 /** Paths of the /sandbox control API; its modules add themselves here as they grow. */
 export const sandboxPaths: Record<string, unknown> = {
   '/sandbox/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'OK' } } } },
+  ...domainAndWebhookPaths(),
 };
+
+/** /sandbox/domains and /sandbox/webhooks (CONTRACT §5, §6). */
+function domainAndWebhookPaths(): Record<string, unknown> {
+  const q = (name: string, required: boolean, description: string) => ({ name, in: 'query', required, schema: str, description });
+  const teamQ = q('team_id', false, 'A team; required when several teams have the domain');
+  const domainQ = q('domain', true, 'Domain name; case-insensitive, a trailing dot is ignored');
+  const pathDomain = { name: 'domain', in: 'path', required: true, schema: str };
+  const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Webhook id (`flag` for --webhook-url)' };
+  const json = (s: unknown) => ({ required: true, content: { 'application/json': { schema: s } } });
+  const any = { type: 'object' };
+  const statusEnum = { type: 'string', enum: ['success', 'pending', 'failed', 'temporary_failure'] };
+  const recordEnum = { type: 'string', enum: ['success', 'pending', 'failed'] };
+  const step = { type: 'object', properties: { status: statusEnum, records: { type: 'object', properties: Object.fromEntries(['dkim', 'spf', 'bounce', 'dmarc'].map((k) => [k, recordEnum])) }, error_type: { type: 'string', enum: ['HOST_NOT_FOUND', 'TYPE_NOT_FOUND', 'INVALID_VALUE', 'DNS_SERVER_ERROR', 'SERVICE_ERROR'] } } };
+  const script = { ...step, properties: { ...step.properties, sequence: { type: 'array', items: { oneOf: [statusEnum, step] }, minItems: 1, maxItems: 100 }, team_id: str } };
+  const domainRef = { $ref: '#/components/schemas/Domain' };
+  return {
+    '/sandbox/domains': {
+      get: { summary: 'Every team\'s domains', parameters: [q('team_id', false, 'Only this team'), q('domain', false, 'Only this name')], responses: { ...ok('Domains', { type: 'array', items: domainRef }), ...errors(422) } },
+      post: { summary: 'Add a domain for a team', requestBody: json({ type: 'object', required: ['team_id', 'value'], properties: { team_id: str, value: str } }), responses: { ...ok('Created', domainRef, '201'), ...errors(400, 409, 415, 422) } },
+      delete: { summary: 'Delete a team\'s domain', parameters: [teamQ, domainQ], responses: { ...ok('Deleted', { type: 'null' }), ...errors(400, 404) } },
+    },
+    '/sandbox/domains/verify': { post: { summary: 'Check a team\'s domain now', parameters: [teamQ, domainQ], responses: { ...ok('The domain', domainRef), ...errors(400, 404) } } },
+    '/sandbox/domains/{domain}/verification': {
+      put: { summary: 'Script the next verification check(s)', parameters: [pathDomain], requestBody: json(script), responses: { ...ok('The pending scripts of the domain', { type: 'array', items: any }), ...errors(400, 415, 422) } },
+      get: { summary: 'The pending scripted steps', parameters: [pathDomain], responses: { ...ok('Scripts', { type: 'array', items: any }), ...errors(422) } },
+      delete: { summary: 'Drop the scripts of a domain', parameters: [pathDomain, q('team_id', false, 'Only this team\'s script')], responses: { ...ok('Cleared', { type: 'null' }), ...errors(404, 422) } },
+    },
+    '/sandbox/webhooks': {
+      get: { summary: 'Webhooks', responses: ok('Webhooks', { type: 'array', items: any }) },
+      post: { summary: 'Add a webhook', requestBody: json({ type: 'object', required: ['url'], properties: { url: str, secret: str, events: strArray } }), responses: { ...ok('Created', any, '201'), ...errors(400, 415, 422) } },
+    },
+    '/sandbox/webhooks/{id}': {
+      get: { summary: 'A webhook with its latest attempts', parameters: [pathId], responses: { ...ok('The webhook', any), ...errors(404) } },
+      delete: { summary: 'Delete a webhook', parameters: [pathId], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 409) } },
+    },
+    '/sandbox/webhooks/{id}/attempts': { get: { summary: 'Delivery attempts, newest first', parameters: [pathId, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }], responses: { ...ok('Attempts', { type: 'array', items: any }), ...errors(400, 404) } } },
+  };
+}

@@ -18,6 +18,9 @@ import { Ingest } from './ingest/ingest.js';
 import { createScenarios } from './scenarios/scenarios.js';
 import { presentEmail } from './emails/present.js';
 import { startSmtp, type SmtpHandle } from './smtp/server.js';
+import { domainVerifiers } from './domains/verifiers.js';
+import { DomainScriptStore } from './storage/domain-scripts.js';
+import { createWebhooks } from './webhooks/webhooks.js';
 
 export interface Sendbox {
   services: Services;
@@ -40,7 +43,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   const events = new EventBus();
   const stopping = new AbortController();
   const simLogger = logger.child('sim');
-  const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now() });
+  const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(db, config) });
+  scenarios.onReset((teamId) => new DomainScriptStore(db).clearTeam(teamId));
 
   const lifecycle = new Lifecycle({
     store: emails,
@@ -53,8 +57,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       for (const emailId of new Set(changes.map((c) => c.emailId))) {
         const row = emails.get(emailId);
         if (!row) continue;
-        const change = changes.filter((c) => c.emailId === emailId).at(-1)!;
-        events.publish({ type: 'email.updated', data: presentEmail(row, ids, null), change: { kind: 'state', recipient: change.recipient, state: change.state } });
+        // One event per recipient change: webhooks send each recipient's state (CONTRACT §6).
+        const data = presentEmail(row, ids, null);
+        for (const change of changes.filter((c) => c.emailId === emailId)) events.publish({ type: 'email.updated', data, change: { kind: 'state', recipient: change.recipient, state: change.state } });
       }
     },
   });
@@ -73,6 +78,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     scenarios,
     stopping: stopping.signal,
     ingest: undefined as unknown as Ingest,
+    webhooks: createWebhooks({ db, events, emails, domains: new DomainStore(db), ids, clock, logger: logger.child('webhooks'), config }),
   };
   services.ingest = new Ingest({
     store: emails,
@@ -105,6 +111,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       }
       // Resume lifecycles that a previous run left mid-way.
       lifecycle.start();
+      services.webhooks.start();
       return { httpPort, smtpPort: smtp.port };
     },
     async close() {
@@ -120,6 +127,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
         }),
       ]);
       services.ingest.flush();
+      // After the flush, so the events of the last writes are queued too.
+      await services.webhooks.stop();
       db.close();
     },
   };

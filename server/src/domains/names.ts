@@ -9,6 +9,7 @@ export function normalizeDomain(input: string): { value: string } | { error: str
   if (name.endsWith('.')) name = name.slice(0, -1);
   if (name === '') return { error: 'domain name is empty' };
   if (name.length > 253) return { error: 'domain name is longer than 253 characters' };
+  if (/[\s\x00-\x1F\x7F]/.test(name)) return { error: 'domain name must not contain spaces or control characters' };
   if (!/^[\x21-\x7E]+$/.test(name)) {
     const ascii = domainToASCII(name);
     if (!ascii) return { error: 'domain name is not a valid internationalized name' };

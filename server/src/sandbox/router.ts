@@ -8,6 +8,8 @@ import { sandboxChaosRouter } from './chaos.js';
 import { sandboxResetRouter } from './reset.js';
 import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
+import { sandboxDomainsRouter } from './domains.js';
+import { sandboxWebhooksRouter } from './webhooks.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -27,5 +29,7 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   router.use('/reset', sandboxResetRouter(services));
   router.use('/teams', sandboxTeamsRouter(services));
   router.use('/events', sandboxEventsRouter(services));
+  router.use('/domains', sandboxDomainsRouter(services));
+  router.use('/webhooks', sandboxWebhooksRouter(services));
   return router;
 }
