@@ -93,7 +93,7 @@ describe('Host while bound to loopback', () => {
 describe('Host when bound elsewhere', () => {
   const probe = async (config: { host: string; allowedHosts?: string }, host: string) => {
     const app = express();
-    app.use(hostGuard(config), (_req, res) => void res.send('ok'));
+    app.use(hostGuard({ host: config.host, allowedHosts: config.allowedHosts }), (_req, res) => void res.send('ok'));
     app.use(((err, _req, res, _next) => void res.status(err.status).send('no')) as express.ErrorRequestHandler);
     const listener = app.listen(0, '127.0.0.1');
     await new Promise((r) => listener.once('listening', r));
