@@ -91,6 +91,7 @@ export function openapiDocument(): Record<string, unknown> {
 export const sandboxPaths: Record<string, unknown> = {
   '/sandbox/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'OK' } } } },
   ...domainAndWebhookPaths(),
+  ...emailAndScenarioPaths(),
 };
 
 /** /sandbox/domains and /sandbox/webhooks (CONTRACT §5, §6). */
@@ -128,5 +129,86 @@ function domainAndWebhookPaths(): Record<string, unknown> {
       delete: { summary: 'Delete a webhook', parameters: [pathId], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 409) } },
     },
     '/sandbox/webhooks/{id}/attempts': { get: { summary: 'Delivery attempts, newest first', parameters: [pathId, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }], responses: { ...ok('Attempts', { type: 'array', items: any }), ...errors(400, 404) } } },
+  };
+}
+
+/** /sandbox emails, wait, driving, rules, chaos, reset, teams and live events (CONTRACT §6, §8). */
+function emailAndScenarioPaths(): Record<string, unknown> {
+  const q = (name: string, description: string, schema: unknown = str, required = false) => ({ name, in: 'query', required, schema, description });
+  const bool = { type: 'string', enum: ['true', 'false'] };
+  const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
+  const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Email id' };
+  const json = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });
+  const open = { type: 'object', additionalProperties: true };
+  const list = (items: unknown) => ({ type: 'array', items });
+  const summary = { allOf: [{ $ref: '#/components/schemas/Email' }, { type: 'object', properties: { is_read: { type: 'boolean' }, source: { type: 'string', enum: ['api', 'smtp'] }, flags: open } }] };
+  const view = { allOf: [summary, { type: 'object', properties: {
+    raw: str,
+    headers: list({ type: 'object', properties: { name: str, value: str } }),
+    files: list({ type: 'object', properties: { index: num, filename: str, content_type: str, size: num, content_id: nullableStr, inline: { type: 'boolean' }, url: str } }),
+    links: list({ type: 'object', properties: { href: str, text: str } }),
+    codes: list({ type: 'object', properties: { value: str } }),
+    outcomes: list({ type: 'object', properties: { recipient: str, state: str, decided_by: { type: 'string', description: 'rule:<id>, header, plus-tag, simulator, invalid-domain, chaos, default or forced' } } }),
+    checks: list({ type: 'object', properties: { id: str, severity: { type: 'string', enum: ['error', 'warning', 'info'] }, message: str } }),
+    events: list({ type: 'object', properties: { type: { type: 'string', enum: ['open', 'click'] }, recipient: str, url: nullableStr, at: str } }),
+  } }] };
+  const outcomes = ['delivered', 'deferred', 'bounced', 'failed', 'complaint'];
+  const rule = { type: 'object', required: ['action'], properties: {
+    match: { type: 'object', additionalProperties: false, properties: { recipient: { type: 'string', description: 'glob: * and ?, case-insensitive' }, from: { type: 'string', description: 'glob' }, subject: { type: 'string', description: 'case-insensitive substring' }, header: { type: 'object', required: ['name'], properties: { name: str, value: { type: 'string', description: 'glob; absent: presence is enough' } } }, team_id: str } },
+    action: { oneOf: [
+      { type: 'object', required: ['outcome'], properties: { outcome: { type: 'string', enum: outcomes }, code: { type: ['string', 'integer'] }, response: str, delay_ms: int(0, 3_600_000) } },
+      { type: 'object', required: ['http_status'], properties: { http_status: int(400, 599), retry_after: int(0, 86_400), message: str } },
+      { type: 'object', required: ['smtp_stage', 'code'], properties: { smtp_stage: { type: 'string', enum: ['mail', 'rcpt', 'data'] }, code: int(400, 599), message: str, delay_ms: int(0, 60_000), disconnect: { type: 'boolean' } } },
+    ] },
+    times: { type: ['integer', 'null'], minimum: 1 },
+    nth: { type: ['integer', 'null'], minimum: 1 },
+  } };
+  const ruleOut = { allOf: [rule, { type: 'object', properties: { id: num, uses: num, matches: num, active: { type: 'boolean' }, created_at: str } }] };
+  const chaos = { type: 'object', properties: { rates: { type: 'object', properties: Object.fromEntries(['bounced', 'failed', 'complaint', 'deferred'].map((o) => [o, { type: 'number', minimum: 0, maximum: 1 }])) }, seed: int(0, 4_294_967_295) } };
+  const delivery = { type: 'object', properties: { paused: { type: 'boolean' } } };
+  const page = { type: 'object', properties: { data: list(summary), pagination: { type: 'object', properties: { page: num, total_records: num, total_pages: num, limit: num } } } };
+  const op = (o: Record<string, unknown>) => ({ security: [], ...o });
+  const teamQ = q('team_id', 'Only this team');
+  return {
+    '/sandbox/emails': {
+      get: op({ summary: 'Every team\'s emails, newest first', parameters: [teamQ, q('page', 'From 1'), q('limit', '1–100'), q('search', 'Subject, recipients or sender'), q('from', 'Sender substring'), q('to', 'Recipient substring'), q('subject', 'Subject substring'), q('status', 'One or a comma list'), q('has_attachment', '', bool), q('is_read', '', bool), q('start_date', 'ISO 8601'), q('end_date', 'ISO 8601')], responses: { ...ok('A page of emails', page), ...errors(400) } }),
+      delete: op({ summary: 'Delete every email (or one team\'s)', parameters: [teamQ], responses: { ...ok('Deleted', { type: 'object', properties: { team_id: nullableStr, deleted: num } }), ...errors(400, 415) } }),
+    },
+    '/sandbox/emails/wait': { get: op({
+      summary: 'Long poll until count matching emails exist (none=true: until the timeout, 409 if one arrives)',
+      parameters: [q('to', 'Address or * glob over any recipient'), q('subject', 'Case-insensitive substring'), teamQ, q('since', 'Email id or ISO time'), q('count', '1–100, default 1', int(1, 100)), q('none', 'Expect no matching email', bool), q('timeout_ms', 'Default 10000, at most 300000', int(0, 300_000))],
+      responses: { ...ok('Exactly count emails, oldest first', list(view)), '408': { description: 'Timed out: what was searched for, matched and seen' }, '409': { description: 'none=true and a matching email arrived (in data)' }, ...errors(400) },
+    }) },
+    '/sandbox/emails/{id}': {
+      get: op({ summary: 'The sandbox view of an email', parameters: [pathId], responses: { ...ok('The email', view), ...errors(404) } }),
+      patch: op({ summary: 'Mark read or unread', parameters: [pathId], requestBody: json({ type: 'object', required: ['read'], properties: { read: { type: 'boolean' } } }), responses: { ...ok('The email', summary), ...errors(400, 404, 415, 422) } }),
+      delete: op({ summary: 'Delete an email', parameters: [pathId], responses: { ...ok('Deleted', { type: 'object', properties: { id: str, team_id: str } }), ...errors(404, 415) } }),
+    },
+    '/sandbox/emails/{id}/raw': { get: op({ summary: 'The raw message (.eml)', parameters: [pathId], responses: { '200': { description: 'message/rfc822', content: { 'message/rfc822': { schema: str } } }, ...errors(404) } }) },
+    '/sandbox/emails/{id}/attachments/{index}': { get: op({ summary: 'Download an attachment (0-based)', parameters: [pathId, { name: 'index', in: 'path', required: true, schema: int(0, 9999) }], responses: { '200': { description: 'The attachment, Content-Disposition: attachment' }, ...errors(400, 404) } }) },
+    '/sandbox/emails/{id}/events': { post: op({
+      summary: 'Force an outcome, an open or a click (recipient state machine)', parameters: [pathId],
+      requestBody: json({ type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['delivered', 'bounced', 'failed', 'complaint', 'open', 'click'] }, recipient: str, url: str } }),
+      responses: { ...ok('The email', view), ...errors(400, 404, 409, 415, 422) },
+    }) },
+    '/sandbox/rules': {
+      get: op({ summary: 'Rules, oldest first', responses: ok('Rules', list(ruleOut)) }),
+      post: op({ summary: 'Add a rule', requestBody: json(rule), responses: { ...ok('Created', ruleOut, '201'), ...errors(400, 415, 422) } }),
+      delete: op({ summary: 'Delete every rule', responses: { ...ok('Deleted', { type: 'object', properties: { deleted: num } }), ...errors(415) } }),
+    },
+    '/sandbox/rules/{id}': {
+      get: op({ summary: 'A rule', parameters: [{ name: 'id', in: 'path', required: true, schema: num }], responses: { ...ok('The rule', ruleOut), ...errors(404) } }),
+      delete: op({ summary: 'Delete a rule', parameters: [{ name: 'id', in: 'path', required: true, schema: num }], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 415) } }),
+    },
+    '/sandbox/delivery': { get: op({ summary: 'Is the delivery clock paused?', responses: ok('State', delivery) }) },
+    '/sandbox/delivery/pause': { post: op({ summary: 'Pause delivery: emails wait in queued', responses: { ...ok('State', delivery), ...errors(415) } }) },
+    '/sandbox/delivery/resume': { post: op({ summary: 'Resume delivery', responses: { ...ok('State', delivery), ...errors(415) } }) },
+    '/sandbox/chaos': {
+      get: op({ summary: 'Chaos rates and seed', responses: ok('Settings', chaos) }),
+      put: op({ summary: 'Change rates and/or seed (omitted fields stay)', requestBody: json(chaos), responses: { ...ok('Settings', chaos), ...errors(400, 415, 422) } }),
+    },
+    '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { team_id: str } } } } }, responses: { ...ok('What went', { type: 'object', properties: { team_id: nullableStr, emails: num, rules: num, domains: num } }), ...errors(400, 415, 422) } }) },
+    '/sandbox/teams': { get: op({ summary: 'Mailboxes: teams with mail or keys', responses: ok('Teams', list({ type: 'object', properties: { team_id: str, total: num, unread: num, api_keys: list({ type: 'object', properties: { api_key_id: num, key_hint: str } }) } })) }) },
+    '/sandbox/events': { get: op({ summary: 'Server-Sent Events: email.created, email.updated, email.deleted, emails.cleared, domain.*', parameters: [teamQ], responses: { '200': { description: 'text/event-stream; each event is `event: <type>` and `data: {"type","data"}`', content: { 'text/event-stream': { schema: str } } }, ...errors(400) } }) },
   };
 }

@@ -108,3 +108,12 @@ describe('routes', () => {
     expect(res.body.status).toBe(status);
   });
 });
+
+describe('OpenAPI', () => {
+  it('documents the sandbox paths', async () => {
+    const doc = (await server.api('/openapi.json')).body;
+    for (const path of ['/sandbox/emails', '/sandbox/emails/wait', '/sandbox/emails/{id}', '/sandbox/emails/{id}/raw', '/sandbox/emails/{id}/attachments/{index}', '/sandbox/emails/{id}/events', '/sandbox/rules', '/sandbox/rules/{id}', '/sandbox/delivery/pause', '/sandbox/chaos', '/sandbox/reset', '/sandbox/teams', '/sandbox/events']) {
+      expect(doc.paths[path], path).toBeDefined();
+    }
+  });
+});
