@@ -1,0 +1,155 @@
+// Turns the raw results into the printed tables (markdown, pasted as is into the README)
+// and the list of issue 6 targets with what was measured against each.
+
+const f0 = (x) => (x === undefined || x === null || Number.isNaN(x) ? 'n/a' : Math.round(x).toLocaleString('en-US'));
+const f1 = (x) => (x === undefined || x === null || Number.isNaN(x) ? 'n/a' : x >= 100 ? Math.round(x).toLocaleString('en-US') : x.toFixed(1));
+const f2 = (x) => (x === undefined || x === null || Number.isNaN(x) ? 'n/a' : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+/** sendbox ÷ other when higher is better; other ÷ sendbox when lower is better. */
+const ratio = (sendbox, other, higherIsBetter = true) => {
+  if (!(sendbox > 0) || !(other > 0)) return null;
+  return higherIsBetter ? sendbox / other : other / sendbox;
+};
+const fr = (r) => (r === null || r === undefined ? 'n/a' : `×${r >= 10 ? r.toFixed(0) : r.toFixed(2)}`);
+const table = (head, rows, textColumns = 2) => [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i < textColumns ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+
+function errCell(result, value) {
+  if (!result) return 'n/a';
+  if (result.error) return 'error';
+  return value;
+}
+
+export function renderReport(results) {
+  const out = [];
+  const { meta } = results;
+  out.push(`### sendbox benchmark (${meta.mode}), ${meta.date}`);
+  out.push('');
+  out.push(`\`${meta.command}\` at ${meta.commit.slice(0, 7)}; ${meta.cpus}× ${meta.cpuModel}, Node ${meta.node}; ${meta.pinning}. Load average ${meta.loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${meta.loadAfter?.map((x) => x.toFixed(2)).join(' ') ?? 'n/a'} after: the machine is shared, so read the ratios (measured side by side in this run) rather than the absolute numbers.`);
+  out.push('');
+  out.push('Ratios: ×N is sendbox ÷ other for throughput, other ÷ sendbox for latency, memory and time; above ×1 sendbox is ahead.');
+
+  if (results.send) {
+    const s = results.send;
+    out.push('', '#### 1. `POST /v1/send` (autocannon, keep-alive; sendbox acknowledges only after the email is committed to SQLite)', '');
+    out.push(table(
+      ['payload', 'conns', 'sendbox req/s', 'p50 / p99 ms', 'aws-ses-v2-local req/s', 'p50 / p99 ms', '× peer', 'Express JSON-only req/s', '× ceiling'],
+      s.rows.map((r) => [
+        r.label,
+        r.connections,
+        errCell(r.sendbox, f0(r.sendbox.rps) + (r.sendbox.durable === false ? ' ⚠ not all stored' : '') + (r.sendbox.non2xx || r.sendbox.errors ? ` ⚠ ${r.sendbox.non2xx + r.sendbox.errors} failed` : '')),
+        errCell(r.sendbox, `${r.sendbox.p50} / ${r.sendbox.p99}`),
+        errCell(r.ses, f0(r.ses.rps) + (r.ses.non2xx || r.ses.errors ? ` ⚠ ${r.ses.non2xx + r.ses.errors} failed` : '')),
+        errCell(r.ses, `${r.ses.p50} / ${r.ses.p99}`),
+        fr(ratio(r.sendbox.rps, r.ses.rps)),
+        errCell(r.ceiling, f0(r.ceiling.rps)),
+        fr(ratio(r.sendbox.rps, r.ceiling.rps)),
+      ]),
+    ));
+    const drains = s.rows.map((r) => r.sendbox.deliveryDrainMs).filter((x) => x !== undefined);
+    out.push('', `Same JSON body per row for sendbox and the ceiling (${s.rows.filter((r) => r.connections === 1).map((r) => `${r.label}: ${f0(r.bodyBytes.sendbox)} B`).join(', ')}); aws-ses-v2-local gets the same email as an SES v2 \`SendEmail\` body. Every acknowledged sendbox email was read back through \`/v1/emails\`: ${s.rows.every((r) => r.sendbox.durable !== false) ? 'all stored' : 'SOME MISSING'}; the simulated delivery (default \`--delay-ms 100\`) ran during the load and finished at most ${f0(Math.max(...drains))} ms after it.`);
+  }
+
+  if (results.smtp) {
+    const s = results.smtp;
+    out.push('', '#### 2. SMTP ingest (nodemailer pool; "ingested" = readable through the target\'s API)', '');
+    out.push(table(
+      ['message', 'pool', 'sendbox msg/s', 'MailDev 2.2.1 msg/s', '× peer', 'smtp-server drain msg/s', '× ceiling'],
+      s.rows.map((r) => [
+        r.label,
+        r.pool,
+        errCell(r.sendbox, f1(r.sendbox?.perSecond)),
+        errCell(r.maildev, f1(r.maildev?.perSecond)),
+        fr(ratio(r.sendbox?.perSecond, r.maildev?.perSecond)),
+        errCell(r.ceiling, f1(r.ceiling?.perSecond)),
+        fr(ratio(r.sendbox?.perSecond, r.ceiling?.perSecond)),
+      ]),
+    ));
+    const errors = [...new Set(s.rows.flatMap((r) => ['sendbox', 'maildev', 'ceiling'].filter((k) => r[k]?.error).map((k) => `${k}: ${r[k].error}`)))];
+    if (errors.length) out.push('', `Errors: ${errors.join('; ')}`);
+    const sizes = [...new Map(s.rows.map((r) => [r.label, r.messageBytes])).entries()].map(([l, b]) => `${l} = ${f0(b)} B raw`).join(', ');
+    out.push('', `${sizes}. sendbox and MailDev stop the clock when their API shows every acknowledged message.`);
+  }
+
+  if (results.list) {
+    const l = results.list;
+    const m = l.maildev;
+    const peerFor = (id) => {
+      if (!m) return null;
+      const key = id === 'deep' ? 'skip' : ['status', 'status-multi', 'api-key', 'dates'].includes(id) ? 'filter' : 'all';
+      return m.rows.find((r) => r.id === key);
+    };
+    out.push('', '#### 3. List and search (`GET /v1/emails`, sequential keep-alive requests)', '');
+    out.push(`sendbox's emails were seeded in bulk through the storage layer (\`EmailStore.insertMany\`, bench/seed.mjs: ${l.seeding.map((s) => `${f0(s.seeded)} in ${s.seconds.toFixed(1)} s`).join(', then ')}), not sent through the API; ${l.levels[0].rows[0].n} samples per query. MailDev${m ? ` holds ${f0(m.stored)} emails, received over SMTP (it has no other way in and no paging: its list returns every email; it has no server-side substring search, so a search means fetching all; its only filter is an exact field match)` : ' was not measured'}.`);
+    out.push('');
+    out.push(table(
+      ['stored', 'query', 'sendbox p50 / p99 ms', 'matches', `MailDev${m ? ` @${f0(m.stored)}` : ''} equivalent`, 'p50 / p99 ms', '× peer'],
+      l.levels.flatMap((lv) => lv.rows.map((r) => {
+        const p = peerFor(r.id);
+        return [f0(lv.stored), r.label, `${f2(r.p50)} / ${f2(r.p99)}`, f0(r.matched), p ? p.label : 'n/a', p ? `${f1(p.p50)} / ${f1(p.p99)}` : 'n/a', fr(ratio(r.p50, p?.p50, false))];
+      })),
+    ));
+  }
+
+  const mem = results.memory;
+  if (mem) {
+    out.push('', '#### 4. Memory (RSS) and start-up', '');
+    const rows = [
+      ['RSS idle (MB)', mem.sendboxIdle, [['aws-ses-v2-local', mem.sesIdle], ['MailDev', mem.maildevIdle]], ['Express JSON-only', mem.ceilingIdle], false],
+      ['RSS under load, /v1/send 1 KB × 64 conns (MB)', mem.sendboxUnderLoad, [['aws-ses-v2-local', mem.sesUnderLoad]], ['Express JSON-only', mem.ceilingUnderLoad], false],
+      [`RSS with ${f0(mem.sendboxStored)} stored, after the queries (MB)`, mem.sendboxStoredRss, [[`MailDev @${f0(mem.maildevStored)}`, mem.maildevStoredRss]], null, false],
+      ['start to ready, empty db (ms)', mem.readyEmptyMs, [['aws-ses-v2-local', mem.sesReadyMs], ['MailDev', mem.maildevReadyMs]], ['Express JSON-only', mem.ceilingReadyMs], false],
+      [`start to ready, ${f0(mem.sendboxStored)} stored (ms)`, mem.readyStoredMs, [], ['Express JSON-only', mem.ceilingReadyMs], false],
+    ];
+    out.push(table(
+      ['measure', 'sendbox', 'peers', '× peers', 'ceiling', '× ceiling'],
+      rows.map(([label, value, peers, ceiling]) => [
+        label,
+        f1(value),
+        peers.length ? peers.map(([n, v]) => `${n} ${f1(v)}`).join(', ') : 'n/a',
+        peers.length ? peers.map(([, v]) => fr(ratio(value, v, false))).join(', ') : 'n/a',
+        ceiling ? `${ceiling[0]} ${f1(ceiling[1])}` : 'n/a',
+        ceiling ? fr(ratio(value, ceiling[1], false)) : 'n/a',
+      ]),
+      1,
+    ));
+  }
+
+  const targets = evaluateTargets(results);
+  if (targets.length) {
+    out.push('', '#### Issue 6 targets (server on one core, measured beside the peer)', '');
+    out.push(table(['target', 'goal', 'measured', 'met'], targets.map((t) => [t.target, t.goal, t.measured, t.met === null ? 'n/a' : t.met ? 'yes' : '**no**']), 2));
+  }
+  return out.join('\n') + '\n';
+}
+
+/** Each target of issue 6 with the figure this run measured for it. */
+export function evaluateTargets(results) {
+  const out = [];
+  const sendRow = results.send?.rows.find((r) => r.case === '1kb-text' && r.connections === 64);
+  if (sendRow) {
+    const r = ratio(sendRow.sendbox.rps, sendRow.ses.rps);
+    out.push({ id: 'send-1kb-64', target: '/v1/send 1 KB, 64 conns, vs aws-ses-v2-local (every ack durable)', goal: '≥ ×1.0', measured: `${fr(r)} (${f0(sendRow.sendbox.rps)} vs ${f0(sendRow.ses.rps)} req/s; durable: ${sendRow.sendbox.durable ? 'yes' : 'NO'})`, ratio: r, met: r === null ? null : r >= 1.0 && sendRow.sendbox.durable });
+  }
+  const smtp = (kind, pool) => results.smtp?.rows.find((r) => r.kind === kind && r.pool === pool);
+  for (const [kind, pool, goal, label] of [['2kb', 16, 1.5, 'SMTP 2 KB, pool 16, vs MailDev'], ['1mb', 4, 3, 'SMTP 1 MB attachment, pool 4, vs MailDev']]) {
+    const row = smtp(kind, pool);
+    if (!row) continue;
+    const r = ratio(row.sendbox?.perSecond, row.maildev?.perSecond);
+    out.push({ id: `smtp-${kind}-${pool}`, target: label, goal: `≥ ×${goal}`, measured: row.sendbox?.error ? `error: ${row.sendbox.error}` : `${fr(r)} (${f1(row.sendbox?.perSecond)} vs ${f1(row.maildev?.perSecond)} msg/s)`, ratio: r, met: r === null ? false : r >= goal });
+  }
+  const at100k = results.list?.levels.find((l) => l.stored === 100_000);
+  if (at100k) {
+    const page1 = at100k.rows.find((r) => r.id === 'page1');
+    out.push({ id: 'list-page1-100k', target: 'list page 1 p50 at 100 000 stored', goal: '≤ 2 ms', measured: `${f2(page1.p50)} ms`, value: page1.p50, met: page1.p50 <= 2 });
+    for (const id of ['search-common', 'search-rare', 'search-short']) {
+      const s = at100k.rows.find((r) => r.id === id);
+      out.push({ id: `${id}-100k`, target: `substring ${s.label} p50 at 100 000 stored`, goal: '≤ 20 ms', measured: `${f2(s.p50)} ms`, value: s.p50, met: s.p50 <= 20 });
+    }
+  }
+  const mem = results.memory;
+  if (mem?.sendboxStored === 100_000) out.push({ id: 'rss-100k', target: 'RSS with 100 000 stored', goal: '≤ 150 MB', measured: `${f1(mem.sendboxStoredRss)} MB`, value: mem.sendboxStoredRss, met: mem.sendboxStoredRss <= 150 });
+  if (mem?.readyEmptyMs) {
+    const stored = mem.sendboxStored === 100_000 ? mem.readyStoredMs : undefined;
+    out.push({ id: 'ready', target: 'start to ready (empty db; with 100 000 stored)', goal: '≤ 500 ms', measured: `${f0(mem.readyEmptyMs)} ms${stored ? `; ${f0(stored)} ms` : ''}`, value: mem.readyEmptyMs, met: mem.readyEmptyMs <= 500 && (stored === undefined || stored <= 500) });
+  }
+  return out;
+}

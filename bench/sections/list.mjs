@@ -1,0 +1,105 @@
+// Section 3 (and the stored-mail half of section 4): list, deep page, each filter and
+// substring search with 10 000 and 100 000 stored emails. sendbox's emails are seeded in
+// bulk through the storage layer (bench/seed.mjs, EmailStore.insertMany) before the
+// server starts; MailDev's arrive over SMTP, its only way in.
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { latency, json } from '../lib/http-load.mjs';
+import { smtpRun } from '../lib/smtp-load.mjs';
+import { rawMessage, ENVELOPE } from '../lib/payloads.mjs';
+import { startSendbox, startMaildev, ROOT } from '../lib/servers.mjs';
+import { rssMb } from '../lib/proc.mjs';
+
+const KEY = 'bench-list-key';
+const AUTH = { authorization: `Bearer ${KEY}` };
+
+/** The queries, as /v1/emails query strings, for a store of `n` emails. */
+function queries(n) {
+  const day = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+  return [
+    { id: 'page1', label: 'page 1 (limit 10)', qs: '' },
+    { id: 'page1-100', label: 'page 1 (limit 100)', qs: 'limit=100' },
+    { id: 'deep', label: `deep page (offset ${n / 2 - 10})`, qs: `page=${n / 20}&limit=10` },
+    { id: 'status', label: 'status=bounced', qs: 'status=bounced' },
+    { id: 'status-multi', label: 'status=failed,complaint', qs: 'status=failed,complaint' },
+    { id: 'api-key', label: 'api_key_id=2', qs: 'api_key_id=2' },
+    { id: 'dates', label: 'start_date..end_date (1 day)', qs: `start_date=${day}&end_date=${day}` },
+    { id: 'search-common', label: 'search "invoice" (1 in 8)', qs: 'search=invoice' },
+    { id: 'search-rare', label: 'search "alice.420@" (rare)', qs: `search=${encodeURIComponent('alice.420@')}` },
+    { id: 'search-short', label: 'search "ol" (2 chars: LIKE scan)', qs: 'search=ol' },
+  ];
+}
+
+function seed(dbPath, count) {
+  const out = execFileSync(process.execPath, [join(ROOT, 'bench', 'seed.mjs'), '--db', dbPath, '--count', String(count), '--key', KEY], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').at(-1));
+}
+
+export async function listSection(ctx) {
+  const { opts, tmp, log, peers } = ctx;
+  const dbPath = join(tmp, 'list.db');
+  const n = opts.quick ? 30 : 200;
+  // Quick mode exercises the same paths at a tenth of the size (seeding 100 000 takes ~15 s).
+  const levels = opts.quick ? [1_000, 10_000] : [10_000, 100_000];
+  const result = { levels: [], seeding: [], maildev: null, memory: {}, readyMs: {} };
+  let seeded = 0;
+  for (const level of levels) {
+    const seeding = seed(dbPath, level - seeded);
+    seeded = level;
+    result.seeding.push(seeding);
+    log(`  seeded ${seeding.seeded} emails through EmailStore.insertMany in ${seeding.seconds.toFixed(1)} s (${seeding.perSecond.toFixed(0)}/s), ${level} stored`);
+    // Retention must not prune the seeded mail.
+    const sendbox = await startSendbox(dbPath, { extraArgs: ['--max-emails', '1000000'] });
+    result.readyMs[level] = sendbox.readyMs;
+    try {
+      const rssIdle = rssMb(sendbox.pid);
+      const rows = [];
+      for (const q of queries(level)) {
+        const url = `${sendbox.url}/v1/emails${q.qs ? `?${q.qs}` : ''}`;
+        const stats = await latency(url, { n, headers: AUTH, check: (text) => assertTotal(text, q, level) });
+        const body = await json(url, { headers: AUTH });
+        rows.push({ ...q, ...stats, matched: body.data?.pagination?.total_records });
+        log(`  list ${level} ${q.label}: p50 ${stats.p50.toFixed(2)} ms p99 ${stats.p99.toFixed(2)} ms (${body.data?.pagination?.total_records} match)`);
+      }
+      result.levels.push({ stored: level, rows, rssIdleMb: rssIdle, rssAfterMb: rssMb(sendbox.pid) });
+    } finally {
+      await sendbox.stop();
+    }
+  }
+  const largest = result.levels.at(-1);
+  result.memory = { stored: largest.stored, rssAfterMb: largest.rssAfterMb, rssIdleMb: largest.rssIdleMb, readyMs: result.readyMs[largest.stored] };
+
+  // MailDev: ingest over SMTP up to the level it can hold in reasonable time, then list.
+  const maildevLevel = opts.quick ? 500 : 10_000;
+  const maildev = await startMaildev(peers.maildev, tmp);
+  try {
+    const raw = rawMessage('2kb');
+    const t0 = performance.now();
+    const fill = await smtpRun({ port: maildev.smtpPort, pool: 8, count: maildevLevel, raw, envelope: ENVELOPE, ingested: async () => (await json(`${maildev.url}/email`)).length, timeoutMs: 180_000 });
+    log(`  MailDev: ${fill.ingested} emails over SMTP in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const stored = fill.ingested;
+    const mq = [
+      { id: 'all', label: 'GET /email (returns all)', path: '/email' },
+      { id: 'skip', label: `GET /email?skip=${Math.floor(stored / 2)}`, path: `/email?skip=${Math.floor(stored / 2)}` },
+      { id: 'filter', label: 'GET /email?subject=<exact> (its only filter)', path: `/email?subject=${encodeURIComponent('Bench SMTP 2kb')}` },
+    ];
+    const rows = [];
+    for (const q of mq) {
+      const stats = await latency(`${maildev.url}${q.path}`, { n: opts.quick ? 5 : 20, warmup: 1 });
+      rows.push({ ...q, ...stats });
+      log(`  MailDev ${stored} ${q.label}: p50 ${stats.p50.toFixed(1)} ms p99 ${stats.p99.toFixed(1)} ms`);
+    }
+    result.maildev = { stored, rows, rssMb: rssMb(maildev.pid), readyMs: maildev.readyMs };
+  } finally {
+    await maildev.stop();
+  }
+  return result;
+}
+
+/** A wrong total would make the latency meaningless: the seeded team must be the one queried. */
+function assertTotal(text, q, level) {
+  const total = JSON.parse(text).data.pagination.total_records;
+  if (q.id.startsWith('page1') || q.id === 'deep') {
+    if (total !== level) throw new Error(`${q.label}: expected ${level} emails, the API reports ${total}`);
+  }
+}

@@ -1,0 +1,77 @@
+// Section 2: SMTP ingest with nodemailer pools of 1, 4 and 16 connections, 2 KB messages
+// and 1 MB attachments; beside MailDev and a bare smtp-server that only drains.
+// "Ingested" means readable through the target's API: the clock stops when the count
+// there reaches what was acknowledged (a drain has no API: its acknowledgement is all).
+import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { json } from '../lib/http-load.mjs';
+import { smtpRun } from '../lib/smtp-load.mjs';
+import { rawMessage, ENVELOPE } from '../lib/payloads.mjs';
+import { startSendbox, startMaildev, startSmtpDrain } from '../lib/servers.mjs';
+import { rssMb, waitIdle } from '../lib/proc.mjs';
+
+const POOLS = [1, 4, 16];
+
+export async function smtpSection(ctx) {
+  const { opts, tmp, log, peers } = ctx;
+  const maildev = await startMaildev(peers.maildev, tmp);
+  const drain = await startSmtpDrain();
+  const maildevIdleRss = rssMb(maildev.pid);
+  const rows = [];
+  let sendbox = null;
+  try {
+    for (const kind of ['2kb', '1mb']) {
+      const dbPath = join(tmp, `smtp-${kind}.db`);
+      sendbox = await startSendbox(dbPath);
+      const raw = rawMessage(kind);
+      const count = kind === '2kb' ? (opts.quick ? 200 : 4000) : opts.quick ? 12 : 240;
+      const timeoutMs = opts.quick ? 15_000 : 60_000;
+      const targets = [
+        { key: 'sendbox', port: sendbox.smtpPort, pid: sendbox.pid, count: () => sendboxCount(sendbox) },
+        { key: 'maildev', port: maildev.smtpPort, pid: maildev.pid, count: async () => (await json(`${maildev.url}/email`)).length },
+        { key: 'ceiling', port: drain.smtpPort, pid: drain.pid, count: null },
+      ];
+      for (const t of targets) {
+        // Warm-up, unmeasured.
+        await smtpRun({ port: t.port, pool: 4, count: kind === '2kb' ? 100 : 4, raw, envelope: ENVELOPE, ingested: async () => Infinity, timeoutMs: 10_000 }).catch(() => undefined);
+      }
+      for (const pool of POOLS) {
+        const row = { kind, label: kind === '2kb' ? '2 KB' : '1 MB attachment', pool, messageBytes: raw.length };
+        for (const t of targets) {
+          if (t.key === 'maildev') await fetch(`${maildev.url}/email/all`, { method: 'DELETE' }).then((r) => r.arrayBuffer());
+          let baseline = 0;
+          try {
+            baseline = t.count ? await t.count() : 0;
+          } catch (error) {
+            row[t.key] = { error: `cannot read the count: ${error.message}` };
+            continue;
+          }
+          const result = await smtpRun({
+            port: t.port,
+            pool,
+            count,
+            raw,
+            envelope: ENVELOPE,
+            ingested: t.count ? async () => (await t.count()) - baseline : async () => Infinity,
+            timeoutMs,
+          }).catch((error) => ({ error: error.message }));
+          if (!result.error && result.sent === 0) result.error = `no message accepted: ${result.firstError}`;
+          await waitIdle(t.pid);
+          row[t.key] = result;
+          log(`  smtp ${row.label} pool=${pool} ${t.key}: ${result.error ? `ERROR ${result.error}` : `${result.perSecond.toFixed(1)} msg/s (sent ${result.sent}, ingested ${result.ingested}${result.failed ? `, failed ${result.failed}: ${result.firstError}` : ''})`}`);
+        }
+        rows.push(row);
+      }
+      await sendbox.stop();
+      sendbox = null;
+      for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+    }
+  } finally {
+    await Promise.all([sendbox?.stop(), maildev.stop(), drain.stop()]);
+  }
+  return { rows, readyMs: { maildev: maildev.readyMs }, maildevIdleRss };
+}
+
+async function sendboxCount(sendbox) {
+  return (await json(`${sendbox.url}/sandbox/health`)).data.emails;
+}
