@@ -18,6 +18,8 @@ const STATUSES = ['success', 'pending', 'failed', 'temporary_failure'] as const;
 const RECORD_STATUSES = ['success', 'pending', 'failed'] as const;
 const ERROR_TYPES = ['HOST_NOT_FOUND', 'TYPE_NOT_FOUND', 'INVALID_VALUE', 'DNS_SERVER_ERROR', 'SERVICE_ERROR'] as const;
 const MAX_SEQUENCE = 100;
+/** What a team id looks like (letters, digits, `_`, `.`, `-`), as /sandbox/reset accepts it. */
+export const TEAM_ID = /^[A-Za-z0-9_.-]{1,64}$/;
 
 const status = z.enum(STATUSES, { error: `status must be one of ${STATUSES.join(', ')}` });
 const recordStatus = z.enum(RECORD_STATUSES, { error: `a record status must be one of ${RECORD_STATUSES.join(', ')}` });
@@ -44,7 +46,7 @@ const sequenceStep = z.preprocess(
 
 const scriptSchema = z
   .strictObject(
-    { ...stepFields, sequence: z.array(sequenceStep, { error: 'sequence must be an array' }).min(1, 'sequence must not be empty').max(MAX_SEQUENCE, `sequence takes at most ${MAX_SEQUENCE} steps`).optional(), team_id: z.string({ error: 'team_id must be a string' }).min(1, 'team_id must not be empty').optional() },
+    { ...stepFields, sequence: z.array(sequenceStep, { error: 'sequence must be an array' }).min(1, 'sequence must not be empty').max(MAX_SEQUENCE, `sequence takes at most ${MAX_SEQUENCE} steps`).optional(), team_id: z.string({ error: 'team_id must be a string' }).regex(TEAM_ID, 'team_id must be a team id such as team_0123456789ab').optional() },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}: use status, records, error_type, sequence or team_id` : undefined) },
   )
   .superRefine((body, ctx) => {

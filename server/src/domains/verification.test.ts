@@ -200,6 +200,22 @@ describe('reading and clearing scripts', () => {
   });
 });
 
+describe('POST /sandbox/reset', () => {
+  it('drops the scripts of the team it resets, and every script without a team', async () => {
+    await add('reset-one.com');
+    await add('reset-one.com', OTHER);
+    await script('reset-one.com', { status: 'failed' });
+    await script('reset-waiting.com', { status: 'failed' });
+    const reset = await server.api('/sandbox/reset', { method: 'POST', json: { team_id: teamOf(KEY) } });
+    expect(reset.status).toBe(200);
+    expect((await server.api('/sandbox/domains/reset-one.com/verification')).body.data.map((s: { team_id: string }) => s.team_id)).toEqual([teamOf(OTHER)]);
+    expect((await server.api('/sandbox/domains/reset-waiting.com/verification')).body.data).toHaveLength(1);
+    await server.api('/sandbox/reset', { method: 'POST', json: {} });
+    expect((await server.api('/sandbox/domains/reset-one.com/verification')).body.data).toEqual([]);
+    expect((await server.api('/sandbox/domains/reset-waiting.com/verification')).body.data).toEqual([]);
+  });
+});
+
 describe('script validation', () => {
   it.each([
     [{ status: 'verified' }, 'status', /status must be one of success, pending, failed, temporary_failure/],
@@ -216,7 +232,8 @@ describe('script validation', () => {
     [{ team_id: 'team_x' }, 'status', /give a status or records/],
     [{ status: 'temporary_failure', records: { dkim: 'failed' } }, 'records', /takes no records/],
     [{ status: 'failed', error_type: 'NOPE' }, 'error_type', /error_type must be one of/],
-    [{ status: 'failed', team_id: '' }, 'team_id', /must not be empty/],
+    [{ status: 'failed', team_id: '' }, 'team_id', /must be a team id/],
+    [{ status: 'failed', team_id: 'team x' }, 'team_id', /must be a team id/],
     [{ status: 'failed', colour: 'red' }, '', /unknown field colour/],
   ])('answers 422 for %j', async (json, field, message) => {
     const res = await script('valid-name.com', json);

@@ -8,7 +8,7 @@ import { requireJsonObject } from '../http/body.js';
 import { normalizeDomain } from '../domains/names.js';
 import { presentDomain } from '../domains/records.js';
 import { addDomain, deleteDomain, domainName, findDomain, verifyDomain } from '../domains/service.js';
-import { clearScript, presentScript, setScript } from '../domains/scripts.js';
+import { clearScript, presentScript, setScript, TEAM_ID } from '../domains/scripts.js';
 
 /** A single-valued query parameter; 400 when repeated, or when required and absent. */
 function query(req: Request, name: string, required: true): string;
@@ -34,7 +34,7 @@ function locate(services: Services, teamId: string | undefined, input: string): 
 }
 
 const addSchema = z.strictObject({
-  team_id: z.string({ error: 'team_id is required and must be a string' }).min(1, 'team_id must not be empty').max(200),
+  team_id: z.string({ error: 'team_id is required and must be a string' }).regex(TEAM_ID, 'team_id must be a team id such as team_0123456789ab'),
   value: z.string({ error: 'value is required and must be a string' }),
 });
 

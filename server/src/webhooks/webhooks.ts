@@ -68,6 +68,8 @@ export class Webhooks {
   private unsubscribe: (() => void) | null = null;
   private mapper: WebhookEventMapper | null = null;
   private stopped = true;
+  /** Webhooks whose queue was full at the last flush (warned once, not per event). */
+  private warnedFull = new Set<number>();
 
   constructor(private readonly options: WebhooksOptions) {}
 
@@ -151,7 +153,8 @@ export class Webhooks {
   /** Subscribing makes the lifecycle publish changes, so it happens only while a webhook exists. */
   private listen(): void {
     if (this.unsubscribe || this.stopped || this.hooks.size === 0) return;
-    this.mapper ??= this.options.mapper();
+    // Fresh on each subscription: domain statuses may have changed while nobody listened.
+    this.mapper = this.options.mapper();
     this.unsubscribe = this.options.events.subscribe((event) => {
       this.buffer.push({ id: `evt_${randomBytes(8).toString('hex')}`, at: this.options.clock.now(), event });
       if (this.flushScheduled) return;
@@ -182,7 +185,8 @@ export class Webhooks {
           }
         }
       }
-      for (const id of full) this.options.logger.warn(`webhook ${this.hooks.get(id)?.public_id} has ${MAX_PENDING} undelivered events; new events are dropped until it catches up`);
+      for (const id of full) if (!this.warnedFull.has(id)) this.options.logger.warn(`webhook ${this.hooks.get(id)?.public_id} has ${MAX_PENDING} undelivered events; new events are dropped until it catches up`);
+      this.warnedFull = full;
       if (deliveries.length) this.options.store.enqueue(deliveries);
       if (!this.stopped) for (const id of touched) this.kick(id);
     } catch (error) {
