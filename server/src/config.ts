@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { parseDnsServer } from './domains/real-dns.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -28,10 +29,13 @@ export const SETTINGS = {
   seed: { flag: 'seed', kind: 'int', default: undefined, help: 'seed for --chaos, for reproducible runs' },
   dns: { flag: 'dns', kind: 'string', default: 'simulated', help: 'domain verification: simulated or real (live DNS lookups)' },
   dnsServer: { flag: 'dns-server', kind: 'string', default: undefined, help: 'resolver for --dns real, host[:port]' },
+  dnsTimeoutMs: { flag: 'dns-timeout-ms', kind: 'int', default: 2000, help: 'timeout of one DNS query with --dns real' },
   spfInclude: { flag: 'spf-include', kind: 'string', default: 'spf.sendbox.local', help: 'host in the MAIL FROM SPF record (include:<host>)' },
   bounceHost: { flag: 'bounce-host', kind: 'string', default: 'feedback.sendbox.local', help: 'target of the bounce.<domain> CNAME record' },
   webhookUrl: { flag: 'webhook-url', kind: 'string', default: undefined, help: 'POST every email and domain event here as JSON' },
   webhookSecret: { flag: 'webhook-secret', kind: 'string', default: undefined, help: 'HMAC-SHA256 secret for X-Sendbox-Signature', secret: true },
+  webhookRetryMs: { flag: 'webhook-retry-ms', kind: 'int', default: 1000, help: 'first webhook retry delay; it doubles for each of the 5 retries' },
+  webhookTimeoutMs: { flag: 'webhook-timeout-ms', kind: 'int', default: 5000, help: 'a webhook attempt without an answer in this time fails' },
   uiAuth: { flag: 'ui-auth', kind: 'string', default: undefined, help: 'user:password basic auth for the inbox and /sandbox', secret: true },
   allowedHosts: { flag: 'allowed-hosts', kind: 'string', default: undefined, help: 'extra Host names accepted by the inbox and /sandbox, comma separated' },
   smtpAuth: { flag: 'smtp-auth', kind: 'string', default: 'optional', help: 'optional or required' },
@@ -117,6 +121,9 @@ function validate(config: Config): void {
   if (config.uiAuth !== undefined && !/^[^:]+:.+$/.test(config.uiAuth)) throw new ConfigError('--ui-auth must be user:password');
   if ((config.smtpCert === undefined) !== (config.smtpKey === undefined)) throw new ConfigError('--smtp-cert and --smtp-key go together');
   if (config.smtpMaxClients < 1) throw new ConfigError('--smtp-max-clients must be at least 1');
+  if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) throw new ConfigError(`--dns-server must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
+  if (config.dnsTimeoutMs < 1) throw new ConfigError('--dns-timeout-ms must be at least 1');
+  if (config.webhookTimeoutMs < 1) throw new ConfigError('--webhook-timeout-ms must be at least 1');
   if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) throw new ConfigError(`--webhook-url must be an http(s) URL, got "${config.webhookUrl}"`);
 }
 
