@@ -29,9 +29,11 @@ export function hostName(value: string): string {
   return name.replace(/\.$/, '');
 }
 
+/** The names answered: loopback plus --allowed-hosts (`name`, `name:port`, `*.suffix`, a bare IPv6 address). */
 function allowedNames(config: Pick<Config, 'allowedHosts'>): string[] {
-  const extra = (config.allowedHosts ?? '').split(',').map((h) => h.trim()).filter(Boolean).map((h) => (h.includes(':') && !h.startsWith('[') && h.split(':').length > 2 ? `[${h.toLowerCase()}]` : hostName(h)));
-  return [...LOOPBACK_NAMES, ...extra];
+  const entries = (config.allowedHosts ?? '').split(',').map((h) => h.trim()).filter(Boolean);
+  const bareIpv6 = (h: string) => !h.startsWith('[') && h.split(':').length > 2;
+  return [...LOOPBACK_NAMES, ...entries.map((h) => (bareIpv6(h) ? `[${h.toLowerCase()}]` : hostName(h)))];
 }
 
 /** 403 for a Host outside the configured names; a no-op when bound elsewhere without --allowed-hosts. */
