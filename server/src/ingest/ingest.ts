@@ -182,7 +182,8 @@ export class Ingest {
 
 /** The first ~100 characters of the text content, whitespace folded. */
 export function snippet(content: string): string {
-  const folded = content.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  // Only the start matters; a long body must not cost a full pass.
+  const folded = content.slice(0, 4000).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
   if (folded.length <= 100) return folded;
   const cut = folded.slice(0, 100);
   const space = cut.lastIndexOf(' ');

@@ -34,7 +34,12 @@ export interface VerificationUpdate {
 }
 
 export class DomainStore {
-  constructor(private readonly db: Db) {}
+  private readonly verifiedStmt;
+
+  constructor(private readonly db: Db) {
+    // Checked on every API send (unverified-sender flag, strict sender mode).
+    this.verifiedStmt = db.prepare('SELECT verified_for_sending FROM domains WHERE team_id = ? AND value = ?').pluck();
+  }
 
   insert(domain: NewDomain): DomainRow {
     this.db.prepare(`INSERT INTO domains (public_id, team_id, value, created_at, last_checked_at, status, selector, dkim_public, dkim_private, spf_include, bounce_host, records)
@@ -58,7 +63,7 @@ export class DomainStore {
   }
 
   isVerifiedForSending(teamId: string, value: string): boolean {
-    return this.db.prepare('SELECT verified_for_sending FROM domains WHERE team_id = ? AND value = ?').pluck().get(teamId, value) === 1;
+    return this.verifiedStmt.get(teamId, value) === 1;
   }
 
   updateVerification(id: number, update: VerificationUpdate): void {
