@@ -40,9 +40,11 @@ export const SETTINGS = {
   allowedHosts: { flag: 'allowed-hosts', kind: 'string', default: undefined, help: 'extra Host names accepted by the inbox and /sandbox, comma separated' },
   smtpAuth: { flag: 'smtp-auth', kind: 'string', default: 'optional', help: 'optional or required' },
   smtpTls: { flag: 'smtp-tls', kind: 'bool', default: false, help: 'offer STARTTLS with a generated self-signed certificate' },
-  smtpCert: { flag: 'smtp-cert', kind: 'string', default: undefined, help: 'PEM certificate for STARTTLS instead of the generated one' },
+  smtpCert: { flag: 'smtp-cert', kind: 'string', default: undefined, help: 'PEM certificate file for STARTTLS instead of the generated one (implies --smtp-tls)' },
   smtpKey: { flag: 'smtp-key', kind: 'string', default: undefined, help: 'PEM private key for --smtp-cert' },
   smtpMaxClients: { flag: 'smtp-max-clients', kind: 'int', default: 100, help: 'concurrent SMTP connections; beyond it 421' },
+  smtpTimeoutMs: { flag: 'smtp-timeout-ms', kind: 'int', default: 60_000, help: 'an SMTP client silent this long while the server waits for it is disconnected (421)' },
+  smtpDataTimeoutMs: { flag: 'smtp-data-timeout-ms', kind: 'int', default: 300_000, help: 'a message must arrive in full within this long after DATA (421)' },
   logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
 } satisfies Record<string, Setting>;
 
@@ -121,6 +123,8 @@ function validate(config: Config): void {
   if (config.uiAuth !== undefined && !/^[^:]+:.+$/.test(config.uiAuth)) throw new ConfigError('--ui-auth must be user:password');
   if ((config.smtpCert === undefined) !== (config.smtpKey === undefined)) throw new ConfigError('--smtp-cert and --smtp-key go together');
   if (config.smtpMaxClients < 1) throw new ConfigError('--smtp-max-clients must be at least 1');
+  if (config.smtpTimeoutMs < 1) throw new ConfigError('--smtp-timeout-ms must be at least 1');
+  if (config.smtpDataTimeoutMs < 1) throw new ConfigError('--smtp-data-timeout-ms must be at least 1');
   if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) throw new ConfigError(`--dns-server must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
   if (config.dnsTimeoutMs < 1) throw new ConfigError('--dns-timeout-ms must be at least 1');
   if (config.webhookTimeoutMs < 1) throw new ConfigError('--webhook-timeout-ms must be at least 1');
