@@ -51,8 +51,12 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
       queryClient.setQueryData<SandboxEmail>(messageKeys.detail(patch.id), (old) => (old ? { ...old, ...volatileFields(patch) } : old));
       // Logs, outcomes and activity are only in the full view: fetch the open message again.
       invalidate(messageKeys.detail(patch.id));
-      invalidateFilteredLists(queryClient, invalidate);
-      if (!change || change.kind === 'read') invalidate(mailboxKeys.all);
+      invalidateLists(queryClient, invalidate, (params, fetching) => fetching || isFilteredList(params));
+      // The event carries the /v1 record, which has no read flag: refetch to show a read change made elsewhere.
+      if (!change || change.kind === 'read') {
+        invalidate(inboxKeys.lists());
+        invalidate(mailboxKeys.all);
+      }
     },
     'email.deleted': (data) => {
       const { id } = data as { id: string };
@@ -104,6 +108,8 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
       } catch {
         return;
       }
+      // Every event carries an object; anything else is not from sendbox and is ignored.
+      if (typeof payload?.data !== 'object' || payload.data === null) return;
       handlers[type](payload.data, payload.change);
     });
   }
@@ -141,10 +147,15 @@ function removeFromCachedLists(queryClient: QueryClient, id: string): void {
   });
 }
 
-function invalidateFilteredLists(queryClient: QueryClient, invalidate: (key: QueryKey) => void): void {
+/**
+ * Refetches the lists the update may have changed beyond the patch: a filtered list (the email
+ * may leave or join it), and any list whose request is in flight, since its answer was read
+ * before this update and would overwrite the patch with the older state.
+ */
+function invalidateLists(queryClient: QueryClient, invalidate: (key: QueryKey) => void, needs: (params: EmailListParams, fetching: boolean) => boolean): void {
   for (const query of queryClient.getQueryCache().findAll({ queryKey: inboxKeys.lists() })) {
     const params = query.queryKey[2] as EmailListParams | undefined;
-    if (params && isFilteredList(params)) invalidate(query.queryKey);
+    if (params && needs(params, query.state.fetchStatus === 'fetching')) invalidate(query.queryKey);
   }
 }
 

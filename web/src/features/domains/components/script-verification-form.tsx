@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { DomainIdentity, DomainStatus, RecordKey } from '../../../../../shared/domain';
 import { InlineError } from '../../../components/states';
+import { SelectField } from '../../../components/select-field';
 import { useScriptVerification, type VerificationScript } from '../api/script-verification';
 
 const OVERALL: { value: DomainStatus | 'records'; label: string }[] = [
@@ -35,24 +36,18 @@ export function ScriptVerificationForm({ identity }: { identity: DomainIdentity 
     <form className="script-form" onSubmit={submit} aria-label="Script the next verification">
       <h3>Script the next check</h3>
       <div className="script-row">
-        <label className="field">
-          <span>The next check</span>
-          <select className="select" value={choice} onChange={(e) => { setChoice(e.target.value as DomainStatus | 'records'); setDone(null); }}>
-            {OVERALL.map((o) => (
-              <option key={o.value} value={o.value}>{o.label}</option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="The next check" value={choice} onChange={(value) => { setChoice(value); setDone(null); }}>
+          {OVERALL.map((o) => (
+            <option key={o.value} value={o.value}>{o.label}</option>
+          ))}
+        </SelectField>
         {choice === 'records' &&
           RECORD_KEYS.map((key) => (
-            <label key={key} className="field">
-              <span>{RECORD_LABELS[key]}</span>
-              <select className="select" value={records[key]} onChange={(e) => setRecords({ ...records, [key]: e.target.value as RecordOutcome })}>
-                <option value="success">success</option>
-                <option value="failed">failed</option>
-                <option value="pending">pending</option>
-              </select>
-            </label>
+            <SelectField key={key} label={RECORD_LABELS[key]} value={records[key]} onChange={(value) => setRecords({ ...records, [key]: value })}>
+              <option value="success">success</option>
+              <option value="failed">failed</option>
+              <option value="pending">pending</option>
+            </SelectField>
           ))}
         <button type="submit" className="btn" disabled={script.isPending}>
           Script

@@ -18,7 +18,7 @@ export function MessageHeader({ email }: { email: SandboxEmail }) {
         <div className="message-from-text">
           <div>
             {sender.name && <strong className="message-from-name">{sender.name}</strong>}
-            <span className="message-from-address">{sender.name ? ` <${sender.address}>` : sender.address}</span>
+            <span className="message-from-address">{sender.name ? `<${sender.address}>` : sender.address}</span>
             {unverified && <span className="badge tone-amber badge-plain" title="The sender's domain is not verified for this team">unverified domain</span>}
           </div>
           <time dateTime={email.created_at} className="message-date">{fullDate(email.created_at)}</time>

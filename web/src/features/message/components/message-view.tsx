@@ -22,12 +22,11 @@ export function MessageView({ id, tab, onTab, backHref, onDeleted }: MessageView
   const { mutate: markRead } = useSetRead();
   const markedRead = useRef<string | null>(null);
 
-  // Opening an unread email reads it, once per email (marking it unread again must stick).
+  // Opening an unread email reads it. Only the first sight counts, so "Mark unread" sticks.
   useEffect(() => {
-    if (email && !email.is_read && markedRead.current !== email.id) {
-      markedRead.current = email.id;
-      markRead({ id: email.id, read: true });
-    }
+    if (!email || markedRead.current === email.id) return;
+    markedRead.current = email.id;
+    if (!email.is_read) markRead({ id: email.id, read: true });
   }, [email, markRead]);
 
   if (isPending) return <Loading label="Loading the email" />;

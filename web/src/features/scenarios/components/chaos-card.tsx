@@ -13,6 +13,7 @@ const RATES: { key: keyof ChaosRates; label: string }[] = [
 ];
 
 type Draft = Record<keyof ChaosRates, string> & { seed: string };
+type Problems = Partial<Record<keyof Draft | 'total', string>>;
 
 const toDraft = (s: ChaosSettings): Draft => ({
   bounced: String(+(s.rates.bounced * 100).toFixed(2)),
@@ -40,21 +41,21 @@ export function ChaosCard() {
 
 function ChaosForm({ settings }: { settings: ChaosSettings }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
-  const [problems, setProblems] = useState<Partial<Record<keyof Draft, string>>>({});
+  const [problems, setProblems] = useState<Problems>({});
   const [saved, setSaved] = useState(false);
   const update = useUpdateChaos();
   useEffect(() => setDraft(toDraft(settings)), [settings]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found: Partial<Record<keyof Draft, string>> = {};
+    const found: Problems = {};
     const rates = {} as ChaosRates;
     for (const { key, label } of RATES) {
       const value = Number(draft[key]);
       if (draft[key].trim() === '' || !Number.isFinite(value) || value < 0 || value > 100) found[key] = `${label.replace(' %', '')} is a percentage from 0 to 100.`;
       rates[key] = value / 100;
     }
-    if (RATES.reduce((sum, { key }) => sum + rates[key], 0) > 1) found.bounced = 'Together the rates cannot pass 100 %.';
+    if (Object.keys(found).length === 0 && RATES.reduce((sum, { key }) => sum + rates[key], 0) > 1) found.total = 'Together the rates cannot pass 100 %.';
     if (!/^\d+$/.test(draft.seed.trim())) found.seed = 'The seed is a whole number.';
     setProblems(found);
     if (Object.keys(found).length) return;
@@ -74,6 +75,7 @@ function ChaosForm({ settings }: { settings: ChaosSettings }) {
       </div>
       <div className="form-footer">
         <TextField label="Seed" inputMode="numeric" value={draft.seed} onChange={set('seed')} error={problems.seed} className="seed-field" />
+        {problems.total && <p className="field-error" role="alert">{problems.total}</p>}
         {saved && <span className="form-note" role="status">Saved</span>}
         <InlineError error={update.error} />
         <button type="submit" className="btn btn-primary" disabled={update.isPending}>

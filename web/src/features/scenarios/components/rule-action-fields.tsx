@@ -1,4 +1,5 @@
 import type { DeliveryOutcome } from '../../../../../shared/sandbox';
+import { SelectField } from '../../../components/select-field';
 import { TextField } from '../../../components/text-field';
 import type { RuleFormErrors, RuleFormState, RuleKind } from '../rule-form';
 
@@ -25,14 +26,11 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
       </div>
       {form.kind === 'outcome' && (
         <div className="form-grid">
-          <label className="field">
-            <span className="field-label">Outcome</span>
-            <select className="select" value={form.outcome} onChange={(e) => set('outcome')(e.target.value as DeliveryOutcome)}>
-              {OUTCOMES.map((o) => (
-                <option key={o} value={o}>{o}</option>
-              ))}
-            </select>
-          </label>
+          <SelectField label="Outcome" value={form.outcome} onChange={set('outcome')}>
+            {OUTCOMES.map((o) => (
+              <option key={o} value={o}>{o}</option>
+            ))}
+          </SelectField>
           <TextField label="SMTP code" inputMode="numeric" placeholder={form.outcome === 'deferred' ? '451' : form.outcome === 'delivered' ? '250' : '550'} value={form.code} onChange={set('code')} error={errors.code} />
           <TextField label="Response" placeholder="5.1.1 user unknown" value={form.response} onChange={set('response')} error={errors.response} />
           <TextField label="Delay (ms)" inputMode="numeric" placeholder="0" value={form.delayMs} onChange={set('delayMs')} error={errors.delayMs} />
@@ -40,27 +38,21 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
       )}
       {form.kind === 'http' && (
         <div className="form-grid">
-          <label className="field">
-            <span className="field-label">HTTP status</span>
-            <select className="select" value={form.httpStatus} onChange={(e) => set('httpStatus')(e.target.value as RuleFormState['httpStatus'])}>
-              <option value="429">429 Too Many Requests</option>
-              <option value="500">500 Internal Server Error</option>
-              <option value="503">503 Service Unavailable</option>
-            </select>
-          </label>
+          <SelectField label="HTTP status" value={form.httpStatus} onChange={set('httpStatus')}>
+            <option value="429">429 Too Many Requests</option>
+            <option value="500">500 Internal Server Error</option>
+            <option value="503">503 Service Unavailable</option>
+          </SelectField>
           <TextField label="Retry-After (s)" inputMode="numeric" placeholder="30" value={form.retryAfter} onChange={set('retryAfter')} error={errors.retryAfter} />
         </div>
       )}
       {form.kind === 'smtp' && (
         <div className="form-grid">
-          <label className="field">
-            <span className="field-label">Stage</span>
-            <select className="select" value={form.smtpStage} onChange={(e) => set('smtpStage')(e.target.value as RuleFormState['smtpStage'])}>
-              <option value="mail">MAIL FROM</option>
-              <option value="rcpt">RCPT TO</option>
-              <option value="data">DATA</option>
-            </select>
-          </label>
+          <SelectField label="Stage" value={form.smtpStage} onChange={set('smtpStage')}>
+            <option value="mail">MAIL FROM</option>
+            <option value="rcpt">RCPT TO</option>
+            <option value="data">DATA</option>
+          </SelectField>
           <TextField label="Reply code" inputMode="numeric" value={form.smtpCode} onChange={set('smtpCode')} error={errors.smtpCode} />
           <TextField label="Reply text" placeholder="Mailbox unavailable" value={form.smtpMessage} onChange={set('smtpMessage')} error={errors.smtpMessage} />
           <TextField label="Delay (ms)" inputMode="numeric" placeholder="0" value={form.delayMs} onChange={set('delayMs')} error={errors.delayMs} />
