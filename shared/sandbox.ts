@@ -128,9 +128,11 @@ export interface HttpAction {
 /** Refuse over SMTP at a stage with a reply code. */
 export interface SmtpAction {
   smtp_stage: 'mail' | 'rcpt' | 'data';
-  code: number;
+  /** Required unless `disconnect`. */
+  code?: number;
   message?: string;
   delay_ms?: number;
+  /** Drop the connection instead of replying (after `delay_ms`). */
   disconnect?: boolean;
 }
 

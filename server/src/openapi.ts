@@ -158,7 +158,7 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     action: { oneOf: [
       { type: 'object', required: ['outcome'], properties: { outcome: { type: 'string', enum: outcomes }, code: { type: ['string', 'integer'] }, response: str, delay_ms: int(0, 3_600_000) } },
       { type: 'object', required: ['http_status'], properties: { http_status: int(400, 599), retry_after: int(0, 86_400), message: str } },
-      { type: 'object', required: ['smtp_stage', 'code'], properties: { smtp_stage: { type: 'string', enum: ['mail', 'rcpt', 'data'] }, code: int(400, 599), message: str, delay_ms: int(0, 60_000), disconnect: { type: 'boolean' } } },
+      { type: 'object', required: ['smtp_stage'], properties: { smtp_stage: { type: 'string', enum: ['mail', 'rcpt', 'data'] }, code: { ...int(400, 599), description: 'required unless disconnect' }, message: str, delay_ms: int(0, 60_000), disconnect: { type: 'boolean', description: 'drop the connection instead of replying' } } },
     ] },
     times: { type: ['integer', 'null'], minimum: 1 },
     nth: { type: ['integer', 'null'], minimum: 1 },

@@ -35,6 +35,7 @@ describe('POST /sandbox/rules', () => {
     [{ action: { smtp_stage: 'helo', code: 550 } }, 'action.smtp_stage', 'action.smtp_stage must be mail, rcpt or data'],
     [{ action: { smtp_stage: 'rcpt', code: 250 } }, 'action.code', 'action.code must be a 3-digit SMTP code starting with 4 or 5'],
     [{ action: { smtp_stage: 'rcpt', code: 550, disconnect: 'yes' } }, 'action.disconnect', 'action.disconnect must be true or false'],
+    [{ action: { smtp_stage: 'rcpt' } }, 'action.code', 'action.code is required (a 4xx or 5xx SMTP reply code) unless disconnect is true'],
     [{ match: { subject: 'x' }, action: { smtp_stage: 'rcpt', code: 550 } }, 'match.subject', 'match.subject is unknown before DATA; use smtp_stage data'],
     [{ match: { recipient: 'a@x.test' }, action: { smtp_stage: 'mail', code: 550 } }, 'match.recipient', 'match.recipient is unknown at MAIL FROM; use smtp_stage rcpt or data'],
     [{ match: { header: { name: 'Bad Name' } }, action: { outcome: 'bounced' } }, 'match.header.name', 'match.header.name must be a header field name (printable ASCII, no spaces or colons)'],

@@ -83,11 +83,18 @@ const httpAction = strict({
 
 const smtpAction = strict({
   smtp_stage: z.enum(['mail', 'rcpt', 'data'], { error: 'action.smtp_stage must be mail, rcpt or data' }),
-  code: smtpCode('45', 'action.code').transform(Number),
+  // A dropped connection sends no reply, so it needs no code.
+  code: smtpCode('45', 'action.code').transform(Number).optional(),
   message: text('action.message', 500).min(1).optional(),
   delay_ms: wholeNumber('action.delay_ms', 0, 60_000).optional(),
   disconnect: z.boolean({ error: 'action.disconnect must be true or false' }).optional(),
-}, 'action');
+}, 'action').transform((action, ctx): SmtpAction => {
+  if (action.code === undefined && !action.disconnect) {
+    ctx.issues.push({ code: 'custom', path: ['code'], message: 'action.code is required (a 4xx or 5xx SMTP reply code) unless disconnect is true', input: action });
+    return z.NEVER;
+  }
+  return action;
+});
 
 const ruleSchema = strict({
   match: matchSchema.optional(),

@@ -151,7 +151,9 @@ export class RuleBook {
     if (!winner) return null;
     this.use(winner, context.recipients.join(', ') || context.from);
     const action = winner.action as SmtpAction;
-    return { code: action.code, message: action.message ?? defaultResponse(action.code), delayMs: action.delay_ms ?? 0, disconnect: action.disconnect ?? false };
+    // A disconnect sends no reply; 421 is what a server closing the channel would say (RFC 5321 §3.8).
+    const replyCode = action.code ?? 421;
+    return { code: replyCode, message: action.message ?? defaultResponse(replyCode), delayMs: action.delay_ms ?? 0, disconnect: action.disconnect ?? false };
   }
 
   private active(stage: Stage): LiveRule[] {
@@ -249,7 +251,7 @@ function present(live: LiveRule): Rule {
 function describeAction(action: RuleAction): string {
   if ('outcome' in action) return `${action.outcome}${action.code ? ` ${action.code}` : ''}`;
   if ('http_status' in action) return `HTTP ${action.http_status}`;
-  return `SMTP ${action.code} at ${action.smtp_stage.toUpperCase()}`;
+  return `SMTP ${action.disconnect ? 'disconnect' : action.code} at ${action.smtp_stage.toUpperCase()}`;
 }
 
 function describe(live: LiveRule): string {
