@@ -4,7 +4,7 @@ import type { Services } from '../context.js';
 import type { EmailFilter, EmailRow } from '../storage/emails.js';
 import { ApiError } from '../http/errors.js';
 import { parseDateBound } from '../emails/query.js';
-import { compileGlob, globProblem, longestLiteral } from '../scenarios/glob.js';
+import { compileGlob, globProblem, longestLiteral, type GlobMatcher } from '../scenarios/glob.js';
 import { buildView } from './view.js';
 import { queryBoolean, queryInt, queryString, queryTeam } from './query.js';
 
@@ -20,7 +20,7 @@ const SCAN_PAGE = 200;
 
 interface WaitQuery {
   to: string | null;
-  toPattern: RegExp | null;
+  toPattern: GlobMatcher | null;
   subject: string | null;
   teamId: string | null;
   since: string | null;

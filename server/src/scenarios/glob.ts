@@ -14,10 +14,43 @@ export function globProblem(pattern: string): string | null {
   return null;
 }
 
-/** Compiles a glob (validate with `globProblem` first) to an anchored, case-insensitive RegExp. */
-export function compileGlob(pattern: string): RegExp {
-  const source = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^$()|\\/]/g, '\\$&'))).join('');
-  return new RegExp(`^${source}$`, 'is');
+export interface GlobMatcher {
+  test(value: string): boolean;
+}
+
+/**
+ * Compiles a glob (validate with `globProblem` first). Matching is the greedy two-pointer
+ * wildcard walk, O(pattern × text) at worst: a RegExp of `.*` runs would backtrack
+ * exponentially on patterns like `*a*a*a*a*b`, and the wait endpoint takes globs from anyone.
+ */
+export function compileGlob(pattern: string): GlobMatcher {
+  const p = [...pattern.toLowerCase()];
+  return {
+    test(value: string): boolean {
+      const s = [...value.toLowerCase()];
+      let pi = 0;
+      let si = 0;
+      let star = -1;
+      let resume = 0;
+      while (si < s.length) {
+        if (pi < p.length && (p[pi] === '?' || (p[pi] !== '*' && p[pi] === s[si]))) {
+          pi++;
+          si++;
+        } else if (pi < p.length && p[pi] === '*') {
+          star = pi++;
+          resume = si;
+        } else if (star >= 0) {
+          // Let the last star swallow one more character and retry from there.
+          pi = star + 1;
+          si = ++resume;
+        } else {
+          return false;
+        }
+      }
+      while (pi < p.length && p[pi] === '*') pi++;
+      return pi === p.length;
+    },
+  };
 }
 
 /** The longest run without wildcards: a cheap substring prefilter for storage queries. */

@@ -5,7 +5,7 @@ import { ApiError } from '../http/errors.js';
 import type { Logger } from '../logger.js';
 import type { RuleRow, RuleStore } from '../storage/rules.js';
 import { iso } from '../clock.js';
-import { compileGlob } from './glob.js';
+import { compileGlob, type GlobMatcher } from './glob.js';
 import type { ParsedRule } from './rule-schema.js';
 
 /**
@@ -34,11 +34,11 @@ interface LiveRule {
   match: RuleMatch;
   action: RuleAction;
   stage: Stage;
-  recipient: RegExp | null;
-  from: RegExp | null;
+  recipient: GlobMatcher | null;
+  from: GlobMatcher | null;
   subject: string | null;
   headerName: string | null;
-  headerValue: RegExp | null;
+  headerValue: GlobMatcher | null;
 }
 
 const stageOf = (action: RuleAction): Stage => ('outcome' in action ? 'outcome' : 'http_status' in action ? 'http' : action.smtp_stage);
