@@ -79,6 +79,11 @@ export class RawSmtp {
     this.socket.write(data);
   }
 
+  /** Writes and resolves once the bytes are handed to the operating system. */
+  flush(data: string | Buffer): Promise<void> {
+    return new Promise((resolve, reject) => this.socket.write(data, (error) => (error ? reject(error) : resolve())));
+  }
+
   /** Sends one command line and reads its reply. */
   async command(line: string): Promise<Reply> {
     this.write(line + '\r\n');
@@ -108,7 +113,8 @@ export class RawSmtp {
 export function dataBlock(message: Buffer | string): Buffer {
   const bytes = Buffer.isBuffer(message) ? message : Buffer.from(message, 'utf8');
   const stuffed = Buffer.from(bytes.toString('latin1').replace(/(^|\n)\./g, '$1..'), 'latin1');
-  const tail = stuffed.length && stuffed[stuffed.length - 1] === 0x0a ? '.\r\n' : '\r\n.\r\n';
+  // Only CRLF.CRLF ends DATA (a bare LF before the dot does not).
+  const tail = stuffed.subarray(-2).toString('latin1') === '\r\n' ? '.\r\n' : '\r\n.\r\n';
   return Buffer.concat([stuffed, Buffer.from(tail)]);
 }
 
