@@ -7,6 +7,8 @@ import { decodeEntities } from './html.js';
  */
 export interface CheckInput {
   html: string;
+  /** Size of the whole HTML part (`html` may be its first part only). */
+  htmlBytes: number;
   /** Whether the message has a real text/plain part (not one generated for display). */
   hasTextPart: boolean;
   text: string;
@@ -24,7 +26,7 @@ const LARGE_MESSAGE_BYTES = 10 * 1024 * 1024;
 // RFC 5322 §3.6: these fields occur at most once.
 const SINGLE_FIELDS = ['date', 'from', 'sender', 'reply-to', 'to', 'cc', 'bcc', 'message-id', 'in-reply-to', 'references', 'subject'];
 
-const ATTRIBUTE_URLS = /<(a|img|link|source|area)\b[^>]*?\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
+const ATTRIBUTE_URLS = /<(a|img|link|source|area)\b[^>]{0,4000}?\b(href|src)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
 const LOCAL_HOST = /^(?:localhost|127(?:\.\d{1,3}){3}|0\.0\.0\.0|\[::1?\]|[^/]*\.localhost)$/i;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -37,11 +39,11 @@ export function checkEmail(input: CheckInput): EmailCheck[] {
 
   if (!html.trim() && !input.text.trim()) add('empty-body', 'error', 'The message has no text and no HTML content.');
 
-  const htmlBytes = Buffer.byteLength(html);
+  const { htmlBytes } = input;
   if (htmlBytes > GMAIL_CLIP_BYTES) add('html-too-large', 'warning', `The HTML is ${Math.round(htmlBytes / 1024)} KB: Gmail clips messages over 102 KB and hides the rest.`);
   if (html.trim() && !input.hasTextPart) add('no-text-part', 'warning', 'HTML without a plain-text alternative: some clients show nothing useful and spam filters score it higher.');
 
-  const images = [...html.matchAll(/<img\b[^>]*>/gi)].map((m) => m[0]);
+  const images = [...html.matchAll(/<img\b[^>]{0,4000}>/gi)].map((m) => m[0]);
   const withoutAlt = images.filter((tag) => !/\balt\s*=/i.test(tag)).length;
   if (withoutAlt) add('image-without-alt', 'warning', `${plural(withoutAlt, 'image')} without alt text: screen readers and clients that block images show nothing.`);
 

@@ -53,10 +53,10 @@ export function extractCodes(text: string, html: string): SandboxCode[] {
 
 function codesIn(input: string): string[] {
   const lines = input
-    .replace(URL, blank)
-    .replace(EMAIL, blank)
     .split(/\r?\n/)
-    .map((line) => line.replace(/[\u00a0\u2007\u202f]/g, ' ').trim())
+    // A code sits on a short line; very long lines (data, minified markup) are skipped, which also bounds the regex work.
+    .filter((line) => line.length <= 1000)
+    .map((line) => line.replace(URL, blank).replace(EMAIL, blank).replace(/[\u00a0\u2007\u202f]/g, ' ').trim())
     .filter(Boolean);
   const found: string[] = [];
   lines.forEach((line, i) => {

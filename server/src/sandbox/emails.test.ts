@@ -99,6 +99,15 @@ describe('GET /sandbox/emails/{id}', () => {
     expect(byId['no-text-part']).toBeUndefined();
   });
 
+  it('reads a hostile message (unclosed tags, a huge unbroken line) without stalling', async () => {
+    const html = '<p>' + 'x@'.repeat(200_000) + '1'.repeat(300_000) + '<a href="https://x.test/a"'.repeat(20_000) + '<img src="x"'.repeat(20_000) + '</p>';
+    const res = await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'hostile@example.com', subject: 'hostile', body: html } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const view = await server.api(`/sandbox/emails/${res.body.data[0].email_id}`);
+    expect(view.status).toBe(200);
+    expect(view.body.data.codes).toEqual([]);
+  });
+
   it('answers 404 for an unknown or malformed id', async () => {
     expect((await server.api('/sandbox/emails/0123456789abcdef')).status).toBe(404);
     const res = await server.api('/sandbox/emails/not-an-id');

@@ -36,7 +36,12 @@ const toText = compile({
 
 /** The visible text of an HTML fragment, one block per line. */
 export function htmlText(html: string): string {
-  return toText(html);
+  try {
+    return toText(html);
+  } catch {
+    // html-to-text recurses per nesting level; thousands of unclosed tags overflow the stack.
+    return decodeEntities(html.replace(/<(?:p|div|br|tr|td|th|li|h[1-6]|table)\b[^>]{0,4000}>/gi, '\n').replace(/<[^>]{0,4000}>/g, ' '));
+  }
 }
 
 /** Inline text of a fragment (an anchor's content), whitespace folded. */

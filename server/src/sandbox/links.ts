@@ -7,7 +7,8 @@ import { decodeEntities, inlineText } from './html.js';
  * that appears twice keeps its first position and the most descriptive text.
  */
 
-const ANCHOR = /<a\b([^>]*)>([\s\S]*?)<\/a\s*>/gi;
+// Bounded runs keep an unclosed tag from making every later match scan to the end.
+const ANCHOR = /<a\b([^>]{0,4000})>([\s\S]{0,4000}?)<\/a\s*>/gi;
 const HREF = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i;
 const IMG_ALT = /<img\b[^>]*\balt\s*=\s*(?:"([^"]*)"|'([^']*)')/i;
 // A URL in plain text ends at whitespace or a closing delimiter; trailing punctuation is prose.

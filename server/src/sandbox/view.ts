@@ -27,6 +27,7 @@ interface ParsedParts {
 }
 
 const CACHE_SIZE = 64;
+const SCAN_LIMIT = 1024 * 1024;
 const cache = new Map<string, ParsedParts>();
 
 async function parsedParts(row: EmailRow, raw: Buffer): Promise<ParsedParts> {
@@ -59,6 +60,10 @@ export async function buildView(services: Pick<Services, 'emails' | 'ids'>, give
   const row = emails.get(given.id) ?? given;
   const files: SandboxFile[] = parts.files.map((f) => ({ ...f, url: `/sandbox/emails/${id}/attachments/${f.index}` }));
   const flags = JSON.parse(row.flags) as Record<string, unknown>;
+  // Links, codes and checks read the first megabyte: what a person reads first, and a
+  // bound on the regex work a huge or hostile message can cause.
+  const html = body.html.slice(0, SCAN_LIMIT);
+  const text = body.text.slice(0, SCAN_LIMIT);
   return {
     ...presentEmail(row, ids, body),
     logs: emails.logs(row.id, true).map((log) => presentLog(log, row, ids)),
@@ -68,10 +73,10 @@ export async function buildView(services: Pick<Services, 'emails' | 'ids'>, give
     raw: body.raw.toString('utf8'),
     headers: parts.headers,
     files,
-    links: extractLinks(body.html, body.text),
-    codes: extractCodes(body.text, body.html),
+    links: extractLinks(html, text),
+    codes: extractCodes(text, html),
     outcomes: emails.recipients(row.id).map((r) => ({ recipient: r.address, state: r.state, decided_by: r.decided_by })),
-    checks: checkEmail({ html: body.html, text: body.text, hasTextPart: parts.hasTextPart, headers: parts.headers, files, flags, fromAddress: row.from_address, size: row.size }),
+    checks: checkEmail({ html, htmlBytes: Buffer.byteLength(body.html), text, hasTextPart: parts.hasTextPart, headers: parts.headers, files, flags, fromAddress: row.from_address, size: row.size }),
     events: emails.events(row.id).map((e) => ({ type: e.type as 'open' | 'click', recipient: e.recipient, url: e.url, at: iso(e.at) })),
   };
 }
