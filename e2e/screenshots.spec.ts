@@ -32,8 +32,12 @@ for (const theme of ['light', 'dark'] as const) {
     await expect(page.getByRole('region', { name: 'Delivery to oncall+bounced@example.com' }).getByText(/^5\d\d$/)).toBeVisible();
     await shot(page, `delivery-${theme}`);
 
-    await page.getByRole('link', { name: /Order #8841/ }).click();
+    await page.getByRole('link', { name: /Your invoice #2041/ }).click();
+    await page.getByRole('tab', { name: 'HTML' }).click();
+    await expect(page.frameLocator('iframe[title="HTML body"]').getByText('Total:')).toBeVisible();
     await shot(page, `message-${theme}`);
+    await page.getByRole('tab', { name: /Attachments/ }).click();
+    await shot(page, `message-attachments-${theme}`);
 
     await page.getByRole('link', { name: 'Domains' }).click();
     await page.getByLabel('Domain', { exact: true }).fill(`mail-${theme}.acme.test`);

@@ -72,12 +72,12 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
     'domain.created': () => invalidate(domainKeys.all),
     'domain.updated': (data) => {
       const domain = data as DomainIdentity;
-      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.all }, (old) => old?.map((d) => (d.id === domain.id ? domain : d)));
+      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.lists() }, (old) => old?.map((d) => (d.id === domain.id ? domain : d)));
       invalidate(domainKeys.all);
     },
     'domain.deleted': (data) => {
       const { id } = data as { id: string };
-      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.all }, (old) => old?.filter((d) => d.id !== id));
+      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.lists() }, (old) => old?.filter((d) => d.id !== id));
       invalidate(domainKeys.all);
     },
   };

@@ -35,7 +35,9 @@ export const mailboxKeys = {
 
 export const domainKeys = {
   all: ['domains'] as const,
-  list: (teamId: string | null) => [...domainKeys.all, 'list', teamId] as const,
+  lists: () => [...domainKeys.all, 'list'] as const,
+  list: (teamId: string | null) => [...domainKeys.lists(), teamId] as const,
+  scripts: (domain: string) => [...domainKeys.all, 'scripts', domain] as const,
 };
 
 export const scenarioKeys = {

@@ -28,6 +28,13 @@ export function InboxRoute({ emailId }: { emailId: string | null }) {
 
   const emailHref = useCallback((id: string) => withParams(pagePaths.email(id), search, {}), [search]);
   const listHref = withParams(pagePaths.inbox, search, { tab: null });
+  const index = emailId ? ids.indexOf(emailId) : -1;
+  const info = list.data?.pagination;
+  const neighbours = {
+    newerHref: index > 0 ? emailHref(ids[index - 1]) : null,
+    olderHref: index >= 0 && index < ids.length - 1 ? emailHref(ids[index + 1]) : null,
+    position: index >= 0 && info ? `${(info.page - 1) * info.limit + index + 1} of ${info.total_records.toLocaleString()}` : null,
+  };
   const afterDelete = (id: string) => {
     const next = neighbourOf(ids, id);
     navigate(next ? emailHref(next) : listHref, { replace: true });
@@ -56,7 +63,7 @@ export function InboxRoute({ emailId }: { emailId: string | null }) {
       />
       <section className="message-pane" aria-label="Message">
         {emailId ? (
-          <MessageView key={emailId} id={emailId} tab={tab} onTab={(t) => navigate(withParams(pathname, search, { tab: t }), { replace: true })} backHref={listHref} onDeleted={() => afterDelete(emailId)} />
+          <MessageView key={emailId} id={emailId} neighbours={neighbours} tab={tab} onTab={(t) => navigate(withParams(pathname, search, { tab: t }), { replace: true })} backHref={listHref} onDeleted={() => afterDelete(emailId)} />
         ) : (
           <EmptyState icon={<MailIcon size={30} />} title="No email selected">
             <p>

@@ -35,6 +35,8 @@ export function buildPreviewDocument(html: string, files: SandboxFile[], origin:
     `<meta http-equiv="Content-Security-Policy" content="${PREVIEW_CSP}">` +
     '<meta name="referrer" content="no-referrer">' +
     '<base target="_blank">' +
+    // What mail clients do for unstyled mail: a sans-serif body with some margin. The email's own styles come later and win.
+    '<style>body{margin:16px;font-family:Arial,Helvetica,sans-serif;font-size:14px;line-height:1.5;color:#222;overflow-wrap:break-word}</style>' +
     body
   );
 }

@@ -1,18 +1,18 @@
-import { useMutation } from '@tanstack/react-query';
-import type { DomainStatus, RecordKey } from '../../../../../shared/domain';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { VerificationScript, VerificationScriptInput } from '../../../../../shared/domain-scripts';
 import { api } from '../../../lib/api-client';
+import { domainKeys } from '../../../lib/query-keys';
 import { apiPaths } from '../../../paths';
 
-/** What the next verification check(s) of a domain answer (CONTRACT §8, domain scripting). */
-export type VerificationScript =
-  | { status: DomainStatus }
-  | { records: Partial<Record<RecordKey, 'success' | 'failed' | 'pending'>> }
-  | { sequence: DomainStatus[] };
-
-export function scriptVerification({ domain, team_id, script }: { domain: string; team_id?: string; script: VerificationScript }): Promise<unknown> {
-  return api.put(apiPaths.domainVerification(domain), { ...script, team_id });
+export function scriptVerification({ domain, script }: { domain: string; script: VerificationScriptInput }): Promise<VerificationScript> {
+  return api.put<VerificationScript>(apiPaths.domainVerification(domain), script);
 }
 
+/** Decides what the next verification check(s) of a domain answer (CONTRACT §8, domain scripting). */
 export function useScriptVerification() {
-  return useMutation({ mutationFn: scriptVerification });
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: scriptVerification,
+    onSettled: (_data, _error, { domain }) => queryClient.invalidateQueries({ queryKey: domainKeys.scripts(domain) }),
+  });
 }

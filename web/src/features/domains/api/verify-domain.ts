@@ -19,7 +19,7 @@ export function useVerifyDomain() {
   return useMutation({
     mutationFn: verifyDomain,
     onSuccess: (identity) => {
-      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.all }, (old) => old?.map((d) => (d.id === identity?.id ? identity : d)));
+      queryClient.setQueriesData<DomainIdentity[]>({ queryKey: domainKeys.lists() }, (old) => old?.map((d) => (d.id === identity?.id ? identity : d)));
       void queryClient.invalidateQueries({ queryKey: domainKeys.all });
     },
   });

@@ -41,7 +41,8 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (query
           id={SEARCH_INPUT_ID}
           type="search"
           className="search-input"
-          placeholder="Search   from:  to:  subject:  status:  has:attachment  is:unread"
+          placeholder="Search (try from: or status:)"
+          title="Filters: from: to: subject: status: has:attachment is:unread is:read, and free text"
           autoComplete="off"
           spellCheck={false}
           value={draft}

@@ -8,8 +8,16 @@ import { MessageHeader } from './message-header';
 import { MessageToolbar } from './message-toolbar';
 import { MessageTabs, type MessageTab } from './message-tabs';
 
+export interface MessageNeighbours {
+  newerHref: string | null;
+  olderHref: string | null;
+  /** "3 of 50" */
+  position: string | null;
+}
+
 interface MessageViewProps {
   id: string;
+  neighbours: MessageNeighbours;
   tab: MessageTab | null;
   onTab: (tab: MessageTab) => void;
   backHref: string;
@@ -17,7 +25,7 @@ interface MessageViewProps {
 }
 
 /** One email: who/what/when, actions, and the tabs that show its body and its delivery story. */
-export function MessageView({ id, tab, onTab, backHref, onDeleted }: MessageViewProps) {
+export function MessageView({ id, neighbours, tab, onTab, backHref, onDeleted }: MessageViewProps) {
   const { data: email, isPending, error, refetch } = useEmail(id);
   const { mutate: markRead } = useSetRead();
   const markedRead = useRef<string | null>(null);
@@ -41,7 +49,7 @@ export function MessageView({ id, tab, onTab, backHref, onDeleted }: MessageView
 
   return (
     <article className="message" aria-label={`Email: ${email.subject || '(no subject)'}`}>
-      <MessageToolbar email={email} backHref={backHref} onDeleted={onDeleted} />
+      <MessageToolbar email={email} neighbours={neighbours} backHref={backHref} onDeleted={onDeleted} />
       <MessageHeader email={email} />
       <MessageTabs email={email} tab={tab} onTab={onTab} />
     </article>
