@@ -14,5 +14,31 @@ const convert = compile({
   ],
 });
 
-/** The generated text part of an HTML body. */
-export const htmlToText = (html: string) => convert(html);
+// html-to-text recurses per nesting level: thousands of unclosed tags overflow the stack,
+// and very large bodies cost more than the text part is worth.
+const HTML_TO_TEXT_LIMIT = 256 * 1024;
+
+/** The generated text part of an HTML body; never throws. */
+export function htmlToText(html: string): string {
+  if (html.length > HTML_TO_TEXT_LIMIT) return stripTags(html);
+  try {
+    return convert(html);
+  } catch {
+    return stripTags(html);
+  }
+}
+
+/** A plain rendering without a parser: drop scripts, styles and tags, decode the usual entities. */
+export function stripTags(html: string): string {
+  return html
+    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+/g, ' ')
+    .replace(/\s*\n\s*/g, '\n')
+    .trim();
+}

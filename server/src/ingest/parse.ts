@@ -23,7 +23,6 @@ export interface SmtpPrincipal {
 
 // html-to-text takes ~0.35 ms per KB; beyond this an HTML-only message gets a plain
 // tag strip for its text so that one huge newsletter cannot stall the listener.
-const HTML_TO_TEXT_LIMIT = 256 * 1024;
 // RFC 5322 §2.1.1: no line, so no Message-ID, is longer than 998 characters.
 const MAX_MESSAGE_ID = 998;
 
@@ -50,7 +49,7 @@ export function parseSmtpMessage(raw: Buffer, envelope: SmtpEnvelope, principal:
 
   let text = clean(mime.text);
   const html = clean(mime.html);
-  if (!text.trim() && html) text = html.length <= HTML_TO_TEXT_LIMIT ? htmlToText(html) : stripTags(html);
+  if (!text.trim() && html) text = htmlToText(html);
 
   return {
     teamId: principal.teamId,
@@ -109,16 +108,3 @@ function messageIdOf(value: string | undefined): string | undefined {
 // NUL is not text: it would cut strings short in tools reading the database.
 const clean = (value: string) => (value.includes('\u0000') ? value.replace(/\u0000/g, '\uFFFD') : value);
 
-function stripTags(html: string): string {
-  return html
-    .replace(/<(script|style|head)\b[\s\S]*?<\/\1\s*>/gi, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&')
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\s*\n\s*/g, '\n')
-    .trim();
-}

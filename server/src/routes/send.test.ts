@@ -254,3 +254,12 @@ describe('concurrency', () => {
     expect(new Set(list.body.data.data.map((e: { id: string }) => e.id))).toEqual(ids);
   });
 });
+
+describe('hostile bodies', () => {
+  it('stores deeply nested HTML with a plain text part instead of failing', async () => {
+    const res = await send({ to: 'a@example.com', subject: 'nested', body: '<a>'.repeat(20_000) + 'deep text' });
+    expect(res.status).toBe(200);
+    const email = await getEmail(res.body.data[0].email_id);
+    expect(email.metadata.text).toContain('deep text');
+  });
+});
