@@ -48,7 +48,12 @@ for (const theme of ['light', 'dark'] as const) {
     await shot(page, `domains-${theme}`);
 
     await page.getByRole('link', { name: 'Scenarios' }).click();
-    await expect(page.getByRole('heading', { name: 'Rules' })).toBeVisible();
+    const form = page.getByRole('form', { name: 'New rule' });
+    await form.getByLabel('Recipient').fill(`*+late-${theme}@*`);
+    await form.getByLabel('Times').fill('1');
+    await form.getByRole('button', { name: 'Add rule' }).click();
+    await expect(page.getByRole('table', { name: 'Rule list' })).toContainText(`*+late-${theme}@*`);
+    await page.setViewportSize({ width: 1440, height: 1500 });
     await shot(page, `scenarios-${theme}`);
 
     await page.setViewportSize({ width: 390, height: 844 });

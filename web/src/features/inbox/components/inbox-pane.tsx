@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { SandboxEmailList } from '../../../../../shared/sandbox';
 import { ConfirmButton } from '../../../components/confirm-button';
-import { ErrorState, InlineError } from '../../../components/states';
+import { EmptyState, ErrorState, InlineError } from '../../../components/states';
 import { TrashIcon } from '../../../components/icons';
 import { formatNumber } from '../../../lib/format';
 import { useDeleteAllEmails } from '../api/delete-all-emails';
@@ -46,7 +46,7 @@ export function InboxPane({ teamId, title, query, list, filtered, selectedId, hr
         </div>
         <InlineError error={deleteAll.error} />
       </div>
-      <InboxBody list={list} filtered={filtered} selectedId={selectedId} hrefFor={hrefFor} />
+      <InboxBody list={list} filtered={filtered} selectedId={selectedId} hrefFor={hrefFor} onPage={onPage} />
       {list.data && list.data.pagination.total_records > 0 && <Pagination info={list.data.pagination} onPage={onPage} />}
       <span className="visually-hidden" aria-live="polite">
         {list.data ? `${formatNumber(total)} emails` : ''}
@@ -55,9 +55,18 @@ export function InboxPane({ teamId, title, query, list, filtered, selectedId, hr
   );
 }
 
-function InboxBody({ list, filtered, selectedId, hrefFor }: Pick<InboxPaneProps, 'list' | 'filtered' | 'selectedId' | 'hrefFor'>) {
+function InboxBody({ list, filtered, selectedId, hrefFor, onPage }: Pick<InboxPaneProps, 'list' | 'filtered' | 'selectedId' | 'hrefFor' | 'onPage'>) {
   if (list.isPending) return <EmailListSkeleton />;
   if (!list.data) return <ErrorState error={list.error} title="The inbox could not be loaded" onRetry={() => void list.refetch()} />;
+  if (list.data.data.length === 0 && list.data.pagination.total_records > 0) {
+    return (
+      <EmptyState title="Nothing on this page">
+        <button type="button" className="btn" onClick={() => onPage(1)}>
+          Go to the first page
+        </button>
+      </EmptyState>
+    );
+  }
   if (list.data.data.length === 0) return <InboxEmpty filtered={filtered} />;
   return (
     <div className="email-scroll">

@@ -31,8 +31,8 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
               <option key={o} value={o}>{o}</option>
             ))}
           </SelectField>
-          <TextField label="SMTP code" inputMode="numeric" placeholder={form.outcome === 'deferred' ? '451' : form.outcome === 'delivered' ? '250' : '550'} value={form.code} onChange={set('code')} error={errors.code} />
-          <TextField label="Response" placeholder="5.1.1 user unknown" value={form.response} onChange={set('response')} error={errors.response} />
+          <TextField label="SMTP code" inputMode="numeric" placeholder={form.outcome === 'complaint' ? 'none' : `e.g. ${form.outcome === 'deferred' ? '451' : form.outcome === 'delivered' ? '250' : '550'}`} value={form.code} onChange={set('code')} error={errors.code} />
+          <TextField label="Response" placeholder="e.g. 5.1.1 user unknown" value={form.response} onChange={set('response')} error={errors.response} />
           <TextField label="Delay (ms)" inputMode="numeric" placeholder="0" value={form.delayMs} onChange={set('delayMs')} error={errors.delayMs} />
         </div>
       )}
@@ -43,7 +43,7 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
             <option value="500">500 Internal Server Error</option>
             <option value="503">503 Service Unavailable</option>
           </SelectField>
-          <TextField label="Retry-After (s)" inputMode="numeric" placeholder="30" value={form.retryAfter} onChange={set('retryAfter')} error={errors.retryAfter} />
+          <TextField label="Retry-After (s)" inputMode="numeric" placeholder="e.g. 30" value={form.retryAfter} onChange={set('retryAfter')} error={errors.retryAfter} />
         </div>
       )}
       {form.kind === 'smtp' && (
@@ -54,7 +54,7 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
             <option value="data">DATA</option>
           </SelectField>
           <TextField label="Reply code" inputMode="numeric" value={form.smtpCode} onChange={set('smtpCode')} error={errors.smtpCode} />
-          <TextField label="Reply text" placeholder="Mailbox unavailable" value={form.smtpMessage} onChange={set('smtpMessage')} error={errors.smtpMessage} />
+          <TextField label="Reply text" placeholder="e.g. Mailbox unavailable" value={form.smtpMessage} onChange={set('smtpMessage')} error={errors.smtpMessage} />
           <TextField label="Delay (ms)" inputMode="numeric" placeholder="0" value={form.delayMs} onChange={set('delayMs')} error={errors.delayMs} />
           <label className="checkbox">
             <input type="checkbox" checked={form.disconnect} onChange={(e) => set('disconnect')(e.target.checked)} /> Drop the connection

@@ -38,11 +38,11 @@ export function RuleForm({ teams }: { teams: string[] }) {
       <fieldset>
         <legend>When</legend>
         <div className="form-grid">
-          <TextField label="Recipient" placeholder="*+late@* or bob@acme.test" value={form.recipient} onChange={set('recipient')} error={errors.recipient} hint="Glob: * and ?, any case" />
-          <TextField label="Sender" placeholder="*@acme.test" value={form.from} onChange={set('from')} error={errors.from} />
-          <TextField label="Subject contains" placeholder="reset" value={form.subject} onChange={set('subject')} error={errors.subject} />
-          <TextField label="Header name" placeholder="X-Env" value={form.headerName} onChange={set('headerName')} error={errors.headerName} />
-          <TextField label="Header value" placeholder="ci" value={form.headerValue} onChange={set('headerValue')} error={errors.headerValue} />
+          <TextField label="Recipient" placeholder="e.g. *+late@*" value={form.recipient} onChange={set('recipient')} error={errors.recipient} hint="Glob: * and ?, any case" />
+          <TextField label="Sender" placeholder="e.g. *@acme.test" value={form.from} onChange={set('from')} error={errors.from} />
+          <TextField label="Subject contains" placeholder="e.g. reset" value={form.subject} onChange={set('subject')} error={errors.subject} />
+          <TextField label="Header name" placeholder="e.g. X-Env" value={form.headerName} onChange={set('headerName')} error={errors.headerName} />
+          <TextField label="Header value" placeholder="e.g. ci" value={form.headerValue} onChange={set('headerValue')} error={errors.headerValue} />
           <TextField label="Team" placeholder="any team" value={form.teamId} onChange={set('teamId')} error={errors.teamId} list="rule-teams" />
           <datalist id="rule-teams">
             {teams.map((t) => (

@@ -73,9 +73,9 @@ function WebhookForm() {
   return (
     <form className="card-body webhook-form" onSubmit={submit} noValidate aria-label="New webhook">
       <div className="form-grid">
-        <TextField label="Endpoint URL" placeholder="http://localhost:3000/webhooks/email" value={url} onChange={setUrl} error={problem} />
-        <TextField label="Secret" placeholder="default secret" value={secret} onChange={setSecret} />
-        <TextField label="Events" placeholder="all, or email.bounced, email.complained" value={events} onChange={setEvents} />
+        <TextField label="Endpoint URL" placeholder="e.g. http://localhost:3000/webhooks/email" value={url} onChange={setUrl} error={problem} />
+        <TextField label="Secret" placeholder="--webhook-secret, or generated" value={secret} onChange={setSecret} />
+        <TextField label="Events" placeholder="all, or e.g. email.bounced, email.complaint" value={events} onChange={setEvents} />
       </div>
       <div className="form-footer">
         <InlineError error={create.error} />
