@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -12,8 +12,11 @@ const READY = /sendbox ready\s+(http:\/\/\S+)\s+smtp:\/\/[^:\s]+:(\d+)/;
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env.SENDBOX_URL) return async () => {};
-  const dir = mkdtempSync(join(tmpdir(), 'sendbox-e2e-'));
   const main = process.env.SENDBOX_MAIN ?? 'dist/server/src/main.js';
+  for (const built of [main, 'web/dist/index.html']) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first (npm test does it for you)`);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'sendbox-e2e-'));
   const child = spawn(process.execPath, [main, '--port', '0', '--smtp-port', '0', '--db', join(dir, 'sendbox.db'), '--delay-ms', '50'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, SENDBOX_LOG_LEVEL: process.env.SENDBOX_LOG_LEVEL ?? 'warn' },

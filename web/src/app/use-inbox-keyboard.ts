@@ -8,10 +8,10 @@ interface InboxKeys {
   focusSearch: () => void;
 }
 
-/** True when a key press belongs to a field or a widget, not to the inbox shortcuts. */
+/** True when a key press is typing into a field, not an inbox shortcut. */
 function typingInto(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.getAttribute('role') === 'tab';
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 /** j / k: next / previous email, / : search, Delete: delete the open email. */
