@@ -11,9 +11,12 @@ export function InboxEmpty({ filtered }: { filtered: boolean }) {
       </EmptyState>
     );
   }
-  const command = `curl -s ${window.location.origin}/v1/send \\
-  -H 'Authorization: Bearer test-key' -H 'Content-Type: application/json' \\
-  -d '{"to":"you@example.com","subject":"Hello","body":"<p>It works</p>"}'`;
+  const command = [
+    `curl ${window.location.origin}/v1/send \\`,
+    `  -H 'Authorization: Bearer test-key' \\`,
+    `  -H 'Content-Type: application/json' \\`,
+    `  -d '{"to":"me@example.com","subject":"Hi","body":"<b>It works</b>"}'`,
+  ].join('\n');
   return (
     <EmptyState icon={<InboxIcon size={28} />} title="No emails yet">
       <p>Send one through the API or SMTP and it appears here at once.</p>
