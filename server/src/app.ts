@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Services } from './context.js';
 import { requireApiKey } from './http/auth.js';
 import { errorMiddleware, notFound } from './http/errors.js';
+import { jsonParser } from './http/body.js';
 import { sendRouter } from './routes/send.js';
 import { emailsRouter } from './routes/emails.js';
 import { domainsRouter } from './routes/domains.js';
@@ -11,7 +12,7 @@ import { webRouter } from './routes/web.js';
 import { inboxGuards } from './sandbox/guards.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
-const JSON_LIMIT = '36mb';
+const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
 
 /** The composition root of the HTTP surface: one router per resource, the error middleware last. */
 export function createApp(services: Services): Express {
@@ -20,7 +21,7 @@ export function createApp(services: Services): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  const json: RequestHandler = express.json({ limit: JSON_LIMIT, type: ['application/json', 'application/*+json'] });
+  const json: RequestHandler = jsonParser(JSON_LIMIT_BYTES);
 
   app.use('/openapi.json', openapiRouter());
   app.use('/v1', requireApiKey(services.keys), json);

@@ -21,6 +21,7 @@ import { startSmtp, type SmtpHandle } from './smtp/server.js';
 import { domainVerifiers } from './domains/verifiers.js';
 import { DomainScriptStore } from './storage/domain-scripts.js';
 import { createWebhooks } from './webhooks/webhooks.js';
+import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
 
 export interface Sendbox {
   services: Services;
@@ -34,7 +35,7 @@ export interface Sendbox {
 export class StartError extends Error {}
 
 /** Builds every service from the config; nothing listens until `listen()`. */
-export function createSendbox(config: Config, overrides: { clock?: Clock; logger?: Logger } = {}): Sendbox {
+export function createSendbox(config: Config, overrides: { clock?: Clock; logger?: Logger; httpTimeouts?: Partial<typeof HTTP_TIMEOUTS> } = {}): Sendbox {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel as 'info');
   const db = openDatabase(config.db, logger.child('db'));
@@ -101,7 +102,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     services,
     app,
     async listen() {
-      http = createServer({ requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, app);
+      // Tests shorten the timeouts to watch slow clients being cut.
+      http = createServer({ ...HTTP_TIMEOUTS, ...overrides.httpTimeouts }, app);
+      http.on('clientError', answerClientError);
       const httpPort = await listenOn(http, config.host, config.port, 'port');
       try {
         smtp = await startSmtp(services);

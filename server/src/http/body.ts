@@ -1,5 +1,23 @@
-import type { Request } from 'express';
+import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './errors.js';
+
+/**
+ * express.json, except that a body whose declared Content-Length is over the limit is
+ * refused at once: body-parser would first read the whole upload (discarding it) and
+ * only then answer 413, so a client streaming 100 MiB slowly held the request open.
+ * `Connection: close` ends the socket after the answer instead of draining the rest.
+ */
+export function jsonParser(limitBytes: number): RequestHandler {
+  const parse = express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
+  return (req, res, next) => {
+    const declared = Number(req.headers['content-length']);
+    if (declared > limitBytes) {
+      res.setHeader('Connection', 'close');
+      return next(new ApiError(413, `Request body is ${declared} bytes, over the ${Math.round(limitBytes / 1024 / 1024)} MiB limit`));
+    }
+    parse(req, res, next);
+  };
+}
 
 /** The JSON object body of a request: 415 when it is not JSON, 400 when it is not an object. */
 export function requireJsonObject(req: Request): Record<string, unknown> {
