@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import addressparser from 'nodemailer/lib/addressparser/index.js';
 import { simpleParser } from 'mailparser';
 import nodemailer from 'nodemailer';
 import type Mail from 'nodemailer/lib/mailer/index.js';
 import { describe, expect, it } from 'vitest';
 import { decodeFlowed, decodeQuotedPrintable, decodeWords, parseParameterized, readMime, splitMultipart } from './mime.js';
-import { parseSmtpMessage } from './parse.js';
+import { parseAddressList, parseSmtpMessage } from './parse.js';
 
 const crlf = (lines: string[]) => Buffer.from(lines.join('\r\n'), 'utf8');
 const ENVELOPE = { mailFrom: 'env@acme.test', rcptTo: ['a@example.com'] };
@@ -129,5 +131,22 @@ describe('agreement with mailparser', () => {
     expect(ours.attachments + ours.inline).toBe(theirs.attachments.length);
     expect(ours.inline).toBe(theirs.attachments.filter((a) => a.related).length);
     expect(ours.from).toEqual({ name: theirs.from!.value[0].name, address: theirs.from!.value[0].address });
+  });
+});
+
+describe('parseAddressList', () => {
+  const word = fc.stringMatching(/^[A-Za-z0-9._+=?-]{1,12}$/);
+  const address = fc.tuple(word, word, fc.constantFrom('test', 'example.com', 'x.co.uk')).map(([local, host, tld]) => `${local}@${host}.${tld}`);
+  const name = fc.array(fc.stringMatching(/^[A-Za-zÀ-ÿ0-9._'!=?-]{1,10}$/), { minLength: 1, maxLength: 3 }).map((w) => w.join(' '));
+  const mailbox = fc.oneof(address, fc.tuple(name, address).map(([n, a]) => `${n} <${a}>`), fc.tuple(name, address).map(([n, a]) => `"${n}, Jr." <${a}>`));
+
+  it('reads every list exactly as nodemailer\'s addressparser does', () => {
+    fc.assert(
+      fc.property(fc.array(mailbox, { minLength: 1, maxLength: 5 }), fc.constantFrom(', ', ',', ' ,  '), (list, separator) => {
+        const value = list.join(separator);
+        expect(parseAddressList(value)).toEqual(addressparser(value, { flatten: true }).map(({ name, address }) => ({ name, address })));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -76,13 +76,31 @@ function addressesOf(headers: HeaderField[], name: string): ParsedAddress[] {
   const out: ParsedAddress[] = [];
   for (const field of headers) {
     if (field.name !== name) continue;
-    for (const entry of addressparser(field.value, { flatten: true })) {
+    for (const entry of parseAddressList(field.value)) {
       const address = entry.address.trim();
       // A group name without members, a bare word, or an encoded word posing as an
       // address (RFC 2047 §5 forbids them there) is no mailbox.
       if (!address.includes('@') || address.includes('=?')) continue;
       out.push({ name: clean(decodeWords(entry.name).trim()), address });
     }
+  }
+  return out;
+}
+
+// `addr` or `Name <addr>` with nothing RFC 5322 makes hard (quotes, comments, groups,
+// escapes, an @ in the name): by far the common case, read without the full tokenizer.
+const HARD = /["():;\\]/;
+const SIMPLE_MAILBOX = /^\s*(?:([^<>@]*?)\s*<([^<>\s@]+@[^<>\s@]+)>|([^<>\s@]+@[^<>\s@]+))\s*$/;
+
+/** An address list as nodemailer's addressparser reads it (groups flattened). */
+export function parseAddressList(value: string): { name: string; address: string }[] {
+  if (HARD.test(value)) return addressparser(value, { flatten: true });
+  const out: { name: string; address: string }[] = [];
+  for (const piece of value.split(',')) {
+    if (!piece.trim()) continue;
+    const match = SIMPLE_MAILBOX.exec(piece);
+    if (!match) return addressparser(value, { flatten: true });
+    out.push(match[3] !== undefined ? { name: '', address: match[3] } : { name: match[1].replace(/\s+/g, ' '), address: match[2] });
   }
   return out;
 }

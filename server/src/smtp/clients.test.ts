@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../../test/harness.js';
+import { eventually, startServer, type TestServer } from '../../test/harness.js';
 import { deliveredEmail, listedEmail, queuedId, sendWithNodemailer, sendWithPython } from '../../test/smtp/client.js';
 
 // Configured keys, so that a wrong key is refused and team_smtp (unauthenticated mail) is readable through /v1.
@@ -77,6 +77,25 @@ describe('nodemailer', () => {
 
     // Another team does not see it.
     expect((await server.api(`/v1/emails/${id}`, { key: BETA })).status).toBe(404);
+  });
+
+  it('runs the same delivery simulation as the API: X-Sendbox-Outcome and plus-tags', async () => {
+    const sent = await sendWithNodemailer(server.smtpPort, {
+      from: 'app@acme.test',
+      to: ['ok@example.com', 'nobody+bounced@example.com'],
+      subject: 'Simulated outcomes',
+      text: 'x',
+    }, auth(ALPHA));
+    const id = queuedId(sent.info.response);
+    const bounced = await eventually(async () => {
+      const res = await server.api(`/v1/emails/${id}`, { key: ALPHA });
+      return res.body.data?.status === 'bounced' ? res.body.data : undefined;
+    }, 10_000, 'the email bounced');
+    expect(bounced.logs.filter((l: any) => l.recipient === 'nobody+bounced@example.com').at(-1)).toMatchObject({ status: 'bounced', code: expect.stringMatching(/^5/) });
+    expect(bounced.logs.filter((l: any) => l.recipient === 'ok@example.com').at(-1)).toMatchObject({ status: 'delivered', code: '250' });
+
+    const viaHeader = await sendWithNodemailer(server.smtpPort, { from: 'app@acme.test', to: 'fine@example.com', subject: 'Header outcome', text: 'x', headers: { 'X-Sendbox-Outcome': 'failed' } }, auth(ALPHA));
+    await eventually(async () => (await server.api(`/v1/emails/${queuedId(viaHeader.info.response)}`, { key: ALPHA })).body.data?.status === 'failed', 10_000, 'the email failed');
   });
 
   it('counts an inline cid image as inline and keeps the HTML', async () => {

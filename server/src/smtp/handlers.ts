@@ -38,6 +38,7 @@ const principalOf = (session: SMTPServerSession): SmtpPrincipal => (session.user
  */
 export function createHandlers(services: Services, logger: Logger, connections: ConnectionControl) {
   const { config, keys, scenarios, ingest, domains } = services;
+  const defaultSender = parseAddress(config.defaultFrom)?.address.toLowerCase();
 
   /** Applies a rule's refusal after its delay: the error to answer, or null once the connection is dropped. */
   const refuse = async (refusal: SmtpRefusal, session: SMTPServerSession, stage: SmtpStage): Promise<Error | null> => {
@@ -122,7 +123,7 @@ export function createHandlers(services: Services, logger: Logger, connections: 
     }
 
     // Strict sender mode applies to SMTP as to the API: the From must be at a verified domain.
-    const isDefaultSender = input.from.address.toLowerCase() === parseAddress(config.defaultFrom)?.address.toLowerCase();
+    const isDefaultSender = input.from.address.toLowerCase() === defaultSender;
     const verifiedSender = isDefaultSender || domains.isVerifiedForSending(principal.teamId, addressDomain(input.from.address));
     if (config.strictSender && !verifiedSender) {
       throw smtpError(550, `5.7.1 Sender ${input.from.address} is not at a verified domain of this team`);

@@ -1,7 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createSecureContext } from 'node:tls';
-import { generate } from 'selfsigned';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { StartError } from '../sendbox.js';
@@ -55,6 +54,8 @@ export async function loadTls(config: Config, logger: Logger): Promise<TlsCreden
 }
 
 async function selfSigned(host: string): Promise<TlsCredentials> {
+  // Loaded only when a certificate is made: it is not needed for a plain start.
+  const { generate } = await import('selfsigned');
   const notBeforeDate = new Date();
   const notAfterDate = new Date(notBeforeDate.getTime() + 10 * 365 * 24 * 3600 * 1000);
   const pems = await generate([{ name: 'commonName', value: 'localhost' }], {
