@@ -39,7 +39,9 @@ export function sandboxEventsRouter(services: Services): Router {
     const unsubscribe = events.subscribe((event) => {
       const team = teamOf(event);
       if (teamId !== null && team !== null && team !== teamId) return;
-      write(`event: ${event.type}\ndata: ${JSON.stringify({ type: event.type, data: event.data })}\n\n`);
+      // `change` (what moved: a recipient's state, an open, a click, read) lets the inbox update in place.
+      const payload = 'change' in event && event.change ? { type: event.type, data: event.data, change: event.change } : { type: event.type, data: event.data };
+      write(`event: ${event.type}\ndata: ${JSON.stringify(payload)}\n\n`);
     });
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
