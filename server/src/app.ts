@@ -3,6 +3,7 @@ import type { Services } from './context.js';
 import { requireApiKey } from './http/auth.js';
 import { errorMiddleware, notFound } from './http/errors.js';
 import { jsonParser } from './http/body.js';
+import { securityHeaders } from './http/security-headers.js';
 import { sendRouter } from './routes/send.js';
 import { emailsRouter } from './routes/emails.js';
 import { domainsRouter } from './routes/domains.js';
@@ -20,6 +21,7 @@ export function createApp(services: Services): Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  app.use(securityHeaders);
 
   const json: RequestHandler = jsonParser(JSON_LIMIT_BYTES);
 

@@ -1,8 +1,9 @@
 import express, { Router } from 'express';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join, resolve } from 'node:path';
 import type { Services } from '../context.js';
+import { inboxCsp } from '../http/security-headers.js';
 
 /** The built inbox (web/dist), with the SPA fallback to index.html. */
 export function webRouter(_services: Services): Router {
@@ -17,6 +18,12 @@ export function webRouter(_services: Services): Router {
     });
     return router;
   }
+  // Its inline scripts are allowed by hash, so the policy is computed from the built page.
+  const csp = inboxCsp(readFileSync(join(root, 'index.html'), 'utf8'));
+  router.use((_req, res, next) => {
+    res.setHeader('Content-Security-Policy', csp);
+    next();
+  });
   router.use(express.static(root, { index: false, maxAge: '1h' }));
   router.get(/^\/(?!v1\/|sandbox\/|openapi\.json).*/, (_req, res) => {
     res.sendFile(join(root, 'index.html'), { headers: { 'Cache-Control': 'no-cache' } });
