@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, startServer, type TestServer } from '../../test/harness.js';
 import { deliveredEmail, listedEmail, queuedId, sendWithNodemailer, sendWithPython } from '../../test/smtp/client.js';
@@ -173,9 +176,15 @@ describe('nodemailer', () => {
       attachments: [{ filename: 'export.csv', content: csv, contentType: 'text/csv', contentTransferEncoding: '7bit' }],
     }, auth(ALPHA));
     expect(sent.size).toBeGreaterThan(20_000_000);
-    const email = await deliveredEmail(server, ALPHA, queuedId(sent.info.response));
-    expect(email).toMatchObject({ size: sent.size, attachments: 1, inline: 0, metadata: { text: 'The export is attached.' } });
-  });
+    // Wait on the list (no bodies), then read the 20 MB record once.
+    const listed = await eventually(async () => {
+      const entry = await listedEmail(server, ALPHA, 'Big export');
+      return entry.status === 'delivered' ? entry : undefined;
+    }, 30_000, 'the big export delivered');
+    expect(listed.id).toBe(queuedId(sent.info.response));
+    const email = (await server.api(`/v1/emails/${listed.id}`, { key: ALPHA })).body.data;
+    expect(email).toMatchObject({ size: sent.size, attachments: 1, inline: 0, status: 'delivered', metadata: { text: 'The export is attached.' } });
+  }, 120_000);
 
   it('refuses a 20 MB binary attachment (27 MB as base64) with 552 and stores nothing', async () => {
     const attempt = sendWithNodemailer(server.smtpPort, {
@@ -188,7 +197,7 @@ describe('nodemailer', () => {
     await expect(attempt).rejects.toMatchObject({ responseCode: 552 });
     const list = await server.api('/v1/emails?search=Too%20big%20binary', { key: ALPHA });
     expect(list.body.data.data).toEqual([]);
-  });
+  }, 120_000);
 });
 
 describe('Python smtplib', () => {
@@ -262,6 +271,31 @@ describe('STARTTLS', () => {
     expect(result.auth?.[0]).toBe(235);
     const email = await deliveredEmail(tls, ALPHA, queuedId(result.data![1]));
     expect(email).toMatchObject({ team_id: 'team_alpha', subject: 'Over TLS', metadata: { text: 'encrypted' } });
+  });
+
+  it('keeps the generated certificate across restarts, and serves --smtp-cert/--smtp-key instead when given', async () => {
+    const { generatedCertPaths } = await import('./tls.js');
+    const dir = mkdtempSync(join(tmpdir(), 'sendbox-tls-'));
+    try {
+      const first = await startServer(['--smtp-tls'], {}, dir);
+      await first.close();
+      const paths = generatedCertPaths(join(dir, 'sendbox.db'));
+      const cert = readFileSync(paths.cert, 'utf8');
+      const again = await startServer(['--smtp-tls'], {}, dir);
+      await again.close();
+      expect(readFileSync(paths.cert, 'utf8')).toBe(cert);
+
+      const own = await startServer(['--smtp-cert', paths.cert, '--smtp-key', paths.key]);
+      try {
+        const result = await sendWithPython({ port: own.smtpPort, starttls: true, cafile: paths.cert, password: 'own-cert-key', from: 'a@acme.test', to: ['b@example.com'], subject: 'Own cert', text: 'x' });
+        expect(result.data?.[0]).toBe(250);
+      } finally {
+        await own.close();
+      }
+      await expect(startServer(['--smtp-cert', join(dir, 'missing.pem'), '--smtp-key', paths.key])).rejects.toThrow(/could not use --smtp-cert .*missing\.pem/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('nodemailer upgrades opportunistically and authenticates', async () => {
