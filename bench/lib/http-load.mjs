@@ -33,6 +33,7 @@ export async function blast({ url, body, headers = {}, connections, durationS, a
   const seconds = result.duration || durationS;
   return {
     ok: result['2xx'],
+    sent: result.requests.sent,
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

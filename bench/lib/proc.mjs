@@ -141,6 +141,37 @@ export function freePort() {
   });
 }
 
+let ticksPerSecond = null;
+function clockTicks() {
+  if (ticksPerSecond === null) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/**
+ * Measures the CPU a server process uses over a run: `stop()` gives its CPU ms and its
+ * utilisation of one core. Below ~90% the server was not the bottleneck (the load
+ * generator or the machine was), and CPU ms per request is the fairer comparison.
+ */
+export function cpuMeter(pid) {
+  const t0 = performance.now();
+  const c0 = cpuTicks(pid);
+  return {
+    stop() {
+      const c1 = cpuTicks(pid);
+      const wallMs = performance.now() - t0;
+      if (c0 === null || c1 === null) return { cpuMs: null, utilization: null };
+      const cpuMs = ((c1 - c0) * 1000) / clockTicks();
+      return { cpuMs, utilization: cpuMs / wallMs };
+    },
+  };
+}
+
 /** CPU time (user + system) a process has used, in clock ticks (1/100 s on Linux). */
 function cpuTicks(pid) {
   try {

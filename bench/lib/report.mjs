@@ -12,6 +12,12 @@ const ratio = (sendbox, other, higherIsBetter = true) => {
 const fr = (r) => (r === null || r === undefined ? 'n/a' : `×${r >= 10 ? r.toFixed(0) : r.toFixed(2)}`);
 const table = (head, rows, textColumns = 2) => [`| ${head.join(' | ')} |`, `|${head.map((h, i) => (i < textColumns ? '---' : '---:')).join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 
+/** "1.23 (97%)": server CPU ms per request or message, and how busy its core was during the run. */
+function cpuCell(result, perKey) {
+  if (!result || result.error || result[perKey] === undefined || result[perKey] === null) return 'n/a';
+  return `${f2(result[perKey])} (${Math.round((result.utilization ?? 0) * 100)}%)`;
+}
+
 function errCell(result, value) {
   if (!result) return 'n/a';
   if (result.error) return 'error';
@@ -25,22 +31,26 @@ export function renderReport(results) {
   out.push('');
   out.push(`\`${meta.command}\` at ${meta.commit.slice(0, 7)}; ${meta.cpus}× ${meta.cpuModel}, Node ${meta.node}; ${meta.pinning}. Load average ${meta.loadBefore.map((x) => x.toFixed(2)).join(' ')} before, ${meta.loadAfter?.map((x) => x.toFixed(2)).join(' ') ?? 'n/a'} after: the machine is shared, so read the ratios (measured side by side in this run) rather than the absolute numbers.`);
   out.push('');
-  out.push('Ratios: ×N is sendbox ÷ other for throughput, other ÷ sendbox for latency, memory and time; above ×1 sendbox is ahead.');
+  out.push('Ratios: ×N is sendbox ÷ other for throughput, other ÷ sendbox for latency, memory, time and CPU cost; above ×1 sendbox is ahead. "CPU ms/req (busy)" is the server process\'s CPU time per request or message (work left when the load stopped included) and how busy its core was during the run: below ~90% the server was not what limited the throughput (the load generator or the shared machine was), and the CPU ratio is the fairer comparison.');
 
   if (results.send) {
     const s = results.send;
     out.push('', '#### 1. `POST /v1/send` (autocannon, keep-alive; sendbox acknowledges only after the email is committed to SQLite)', '');
     out.push(table(
-      ['payload', 'conns', 'sendbox req/s', 'p50 / p99 ms', 'aws-ses-v2-local req/s', 'p50 / p99 ms', '× peer', 'Express JSON-only req/s', '× ceiling'],
+      ['payload', 'conns', 'sendbox req/s', 'p50 / p99 ms', 'CPU ms/req (busy)', 'aws-ses-v2-local req/s', 'p50 / p99 ms', 'CPU ms/req (busy)', '× peer', '× peer, CPU/req', 'Express JSON-only req/s', 'CPU ms/req (busy)', '× ceiling'],
       s.rows.map((r) => [
         r.label,
         r.connections,
         errCell(r.sendbox, f0(r.sendbox.rps) + (r.sendbox.durable === false ? ' ⚠ not all stored' : '') + (r.sendbox.non2xx || r.sendbox.errors ? ` ⚠ ${r.sendbox.non2xx + r.sendbox.errors} failed` : '')),
         errCell(r.sendbox, `${r.sendbox.p50} / ${r.sendbox.p99}`),
+        cpuCell(r.sendbox, 'cpuMsPerRequest'),
         errCell(r.ses, f0(r.ses.rps) + (r.ses.non2xx || r.ses.errors ? ` ⚠ ${r.ses.non2xx + r.ses.errors} failed` : '')),
         errCell(r.ses, `${r.ses.p50} / ${r.ses.p99}`),
+        cpuCell(r.ses, 'cpuMsPerRequest'),
         fr(ratio(r.sendbox.rps, r.ses.rps)),
+        fr(ratio(r.sendbox.cpuMsPerRequest, r.ses.cpuMsPerRequest, false)),
         errCell(r.ceiling, f0(r.ceiling.rps)),
+        cpuCell(r.ceiling, 'cpuMsPerRequest'),
         fr(ratio(r.sendbox.rps, r.ceiling.rps)),
       ]),
     ));
@@ -52,14 +62,18 @@ export function renderReport(results) {
     const s = results.smtp;
     out.push('', '#### 2. SMTP ingest (nodemailer pool; "ingested" = readable through the target\'s API)', '');
     out.push(table(
-      ['message', 'pool', 'sendbox msg/s', 'MailDev 2.2.1 msg/s', '× peer', 'smtp-server drain msg/s', '× ceiling'],
+      ['message', 'pool', 'sendbox msg/s', 'CPU ms/msg (busy)', 'MailDev 2.2.1 msg/s', 'CPU ms/msg (busy)', '× peer', '× peer, CPU/msg', 'smtp-server drain msg/s', 'CPU ms/msg (busy)', '× ceiling'],
       s.rows.map((r) => [
         r.label,
         r.pool,
         errCell(r.sendbox, f1(r.sendbox?.perSecond)),
+        cpuCell(r.sendbox, 'cpuMsPerMessage'),
         errCell(r.maildev, f1(r.maildev?.perSecond)),
+        cpuCell(r.maildev, 'cpuMsPerMessage'),
         fr(ratio(r.sendbox?.perSecond, r.maildev?.perSecond)),
+        fr(ratio(r.sendbox?.cpuMsPerMessage, r.maildev?.cpuMsPerMessage, false)),
         errCell(r.ceiling, f1(r.ceiling?.perSecond)),
+        cpuCell(r.ceiling, 'cpuMsPerMessage'),
         fr(ratio(r.sendbox?.perSecond, r.ceiling?.perSecond)),
       ]),
     ));
@@ -127,14 +141,16 @@ export function evaluateTargets(results) {
   const sendRow = results.send?.rows.find((r) => r.case === '1kb-text' && r.connections === 64);
   if (sendRow) {
     const r = ratio(sendRow.sendbox.rps, sendRow.ses.rps);
-    out.push({ id: 'send-1kb-64', target: '/v1/send 1 KB, 64 conns, vs aws-ses-v2-local (every ack durable)', goal: '≥ ×1.0', measured: `${fr(r)} (${f0(sendRow.sendbox.rps)} vs ${f0(sendRow.ses.rps)} req/s; durable: ${sendRow.sendbox.durable ? 'yes' : 'NO'})`, ratio: r, met: r === null ? null : r >= 1.0 && sendRow.sendbox.durable });
+    const c = ratio(sendRow.sendbox.cpuMsPerRequest, sendRow.ses.cpuMsPerRequest, false);
+    out.push({ id: 'send-1kb-64', target: '/v1/send 1 KB, 64 conns, vs aws-ses-v2-local (every ack durable)', goal: '≥ ×1.0', measured: `${fr(r)} (${f0(sendRow.sendbox.rps)} vs ${f0(sendRow.ses.rps)} req/s; durable: ${sendRow.sendbox.durable ? 'yes' : 'NO'}); CPU per request ${fr(c)}`, ratio: r, cpuRatio: c, met: r === null ? null : r >= 1.0 && sendRow.sendbox.durable });
   }
   const smtp = (kind, pool) => results.smtp?.rows.find((r) => r.kind === kind && r.pool === pool);
   for (const [kind, pool, goal, label] of [['2kb', 16, 1.5, 'SMTP 2 KB, pool 16, vs MailDev'], ['1mb', 4, 3, 'SMTP 1 MB attachment, pool 4, vs MailDev']]) {
     const row = smtp(kind, pool);
     if (!row) continue;
     const r = ratio(row.sendbox?.perSecond, row.maildev?.perSecond);
-    out.push({ id: `smtp-${kind}-${pool}`, target: label, goal: `≥ ×${goal}`, measured: row.sendbox?.error ? `error: ${row.sendbox.error}` : `${fr(r)} (${f1(row.sendbox?.perSecond)} vs ${f1(row.maildev?.perSecond)} msg/s)`, ratio: r, met: r === null ? false : r >= goal });
+    const c = ratio(row.sendbox?.cpuMsPerMessage, row.maildev?.cpuMsPerMessage, false);
+    out.push({ id: `smtp-${kind}-${pool}`, target: label, goal: `≥ ×${goal}`, measured: row.sendbox?.error ? `error: ${row.sendbox.error}` : `${fr(r)} (${f1(row.sendbox?.perSecond)} vs ${f1(row.maildev?.perSecond)} msg/s; sendbox core ${Math.round((row.sendbox?.utilization ?? 0) * 100)}% busy); CPU per message ${fr(c)}`, ratio: r, cpuRatio: c, met: r === null ? false : r >= goal });
   }
   const at100k = results.list?.levels.find((l) => l.stored === 100_000);
   if (at100k) {

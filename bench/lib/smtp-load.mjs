@@ -3,10 +3,11 @@
 import nodemailer from 'nodemailer';
 
 /**
- * Sends and measures. `ingested()` resolves with how many of this run's messages the
- * target can show (through its API); the clock stops when it reaches `count`.
+ * Sends up to `count` messages, starting no new one after `sendWindowMs`, then waits
+ * until `ingested()` (how many of this run's messages the target's API shows) reaches
+ * what was acknowledged; the clock stops there. `timeoutMs` bounds the whole run.
  */
-export async function smtpRun({ port, pool, count, raw, envelope, ingested, timeoutMs }) {
+export async function smtpRun({ port, pool, count, raw, envelope, ingested, timeoutMs, sendWindowMs = timeoutMs }) {
   const transport = nodemailer.createTransport({
     host: '127.0.0.1',
     port,
@@ -20,13 +21,14 @@ export async function smtpRun({ port, pool, count, raw, envelope, ingested, time
   });
   const t0 = performance.now();
   const deadline = t0 + timeoutMs;
+  const sendUntil = t0 + Math.min(sendWindowMs, timeoutMs);
   let sent = 0;
   let failed = 0;
   let firstError = null;
   let next = 0;
   // Keep exactly `pool` messages in flight: the pool's own queue would hold every message at once.
   const worker = async () => {
-    while (next < count && performance.now() < deadline) {
+    while (next < count && performance.now() < sendUntil) {
       next++;
       try {
         await transport.sendMail({ envelope, raw });

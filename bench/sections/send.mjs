@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { blast, json } from '../lib/http-load.mjs';
 import { SEND_CASES, sesBody } from '../lib/payloads.mjs';
 import { startSendbox, startSes, startExpressCeiling } from '../lib/servers.mjs';
-import { sampleRss, rssMb, waitIdle } from '../lib/proc.mjs';
+import { sampleRss, rssMb, waitIdle, cpuMeter } from '../lib/proc.mjs';
 
 const KEY = 'bench-send-key';
 const AUTH = { authorization: `Bearer ${KEY}` };
@@ -28,7 +28,7 @@ export async function sendSection(ctx) {
       const big = testCase.id === '1mb-attachment';
       // 1 MB runs are shorter and capped in count: every acknowledged one is a MB on disk
       // (sendbox) or in memory (aws-ses-v2-local).
-      const durationS = opts.quick ? 1 : big ? 5 : 10;
+      const durationS = opts.quick ? (testCase.id === '1kb-text' ? 1 : 2) : big ? 5 : 10;
       const amount = big ? (opts.quick ? 60 : 1500) : undefined;
       const targets = [
         { key: 'sendbox', url: `${sendbox.url}/v1/send`, body: testCase.sendbox, headers: AUTH, pid: sendbox.pid },
@@ -76,14 +76,22 @@ export async function sendSection(ctx) {
 async function measure(t, connections, durationS, amount, sendbox) {
   const before = t.key === 'sendbox' ? await storedCount(sendbox) : 0;
   const rss = sampleRss(t.pid);
+  const cpu = cpuMeter(t.pid);
   // autocannon needs at least one request per connection.
   const result = await blast({ ...t, connections, durationS, amount: amount && Math.max(amount, connections * 2) }).finally(() => {
     rss.peak = rss.stop();
+    cpu.during = cpu.stop();
   });
   result.peakRssMb = rss.peak;
-  // Requests still in flight when the clock stopped finish here, not in the next target's run.
+  // Requests still in flight when the clock stopped finish here, not in the next target's run;
+  // their CPU is counted, so CPU per request covers every request the server received.
   result.settleMs = await waitIdle(t.pid);
+  result.cpuMs = cpu.stop().cpuMs;
+  result.utilization = cpu.during.utilization;
   if (t.key === 'sendbox') Object.assign(result, await checkDurable(sendbox, before + result.ok));
+  // Server CPU per request, every request it received (the ones in flight at the end included).
+  const handled = t.key === 'sendbox' ? result.stored - before : result.sent;
+  result.cpuMsPerRequest = result.cpuMs === null || !handled ? null : result.cpuMs / handled;
   return result;
 }
 

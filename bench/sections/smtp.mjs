@@ -8,7 +8,7 @@ import { json } from '../lib/http-load.mjs';
 import { smtpRun } from '../lib/smtp-load.mjs';
 import { rawMessage, ENVELOPE } from '../lib/payloads.mjs';
 import { startSendbox, startMaildev, startSmtpDrain } from '../lib/servers.mjs';
-import { rssMb, waitIdle } from '../lib/proc.mjs';
+import { rssMb, waitIdle, cpuMeter } from '../lib/proc.mjs';
 
 const POOLS = [1, 4, 16];
 
@@ -24,7 +24,9 @@ export async function smtpSection(ctx) {
       const dbPath = join(tmp, `smtp-${kind}.db`);
       sendbox = await startSendbox(dbPath);
       const raw = rawMessage(kind);
+      // Bounded twice: a message count, and a window after which no new message starts.
       const count = kind === '2kb' ? (opts.quick ? 200 : 4000) : opts.quick ? 12 : 240;
+      const sendWindowMs = opts.quick ? 3_000 : 10_000;
       const timeoutMs = opts.quick ? 15_000 : 60_000;
       const targets = [
         { key: 'sendbox', port: sendbox.smtpPort, pid: sendbox.pid, count: () => sendboxCount(sendbox) },
@@ -46,6 +48,7 @@ export async function smtpSection(ctx) {
             row[t.key] = { error: `cannot read the count: ${error.message}` };
             continue;
           }
+          const cpu = cpuMeter(t.pid);
           const result = await smtpRun({
             port: t.port,
             pool,
@@ -54,9 +57,14 @@ export async function smtpSection(ctx) {
             envelope: ENVELOPE,
             ingested: t.count ? async () => (await t.count()) - baseline : async () => Infinity,
             timeoutMs,
+            sendWindowMs,
           }).catch((error) => ({ error: error.message }));
           if (!result.error && result.sent === 0) result.error = `no message accepted: ${result.firstError}`;
+          result.utilization = cpu.stop().utilization;
           await waitIdle(t.pid);
+          // Server CPU per message, delivery simulation and leftovers included.
+          const cpuMs = cpu.stop().cpuMs;
+          if (!result.error && cpuMs !== null) result.cpuMsPerMessage = cpuMs / result.sent;
           row[t.key] = result;
           log(`  smtp ${row.label} pool=${pool} ${t.key}: ${result.error ? `ERROR ${result.error}` : `${result.perSecond.toFixed(1)} msg/s (sent ${result.sent}, ingested ${result.ingested}${result.failed ? `, failed ${result.failed}: ${result.firstError}` : ''})`}`);
         }
