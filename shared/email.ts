@@ -106,6 +106,7 @@ export type SendRequest = z.infer<typeof sendRequestSchema>;
 export type AttachmentInput = z.infer<typeof attachmentSchema>;
 
 export const listQuerySchema = z.object({
+  // Any whole number: a page past the end (however far) is empty with true totals.
   page: z.string().regex(/^\d+$/, 'page must be a whole number').transform(Number).refine((n) => n >= 1, 'page must be 1 or more').optional(),
   limit: z.string().regex(/^\d+$/, 'limit must be a whole number').transform(Number).refine((n) => n >= 1 && n <= LIMITS.pageSize, `limit must be between 1 and ${LIMITS.pageSize}`).optional(),
   search: z.string().max(500).optional(),

@@ -6,6 +6,14 @@ import { ApiError } from '../http/errors.js';
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})?$/i;
 
+/** True when the date and time fields name a real moment (Date.parse rolls 2026-02-30 into March). */
+function realCalendarFields(value: string): boolean {
+  const [, y, mo, d, h = '0', mi = '0', sec = '0'] = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?/i.exec(value) ?? [];
+  if (!y) return false;
+  const daysInMonth = new Date(Date.UTC(Number(y), Number(mo), 0)).getUTCDate();
+  return Number(mo) >= 1 && Number(mo) <= 12 && Number(d) >= 1 && Number(d) <= daysInMonth && Number(h) <= 23 && Number(mi) <= 59 && Number(sec) <= 59;
+}
+
 /**
  * An ISO 8601 bound in ms. A bare date is a whole UTC day: its start for
  * `start_date`, its last millisecond for `end_date`. A time without zone is UTC.
@@ -21,6 +29,7 @@ export function parseDateBound(value: string, name: string, edge: 'start' | 'end
   } else {
     ms = NaN;
   }
+  if (!realCalendarFields(trimmed)) ms = NaN;
   if (Number.isNaN(ms)) throw new ApiError(400, `${name} must be an ISO 8601 date or date-time, e.g. 2026-01-31 or 2026-01-31T12:00:00Z`, [{ field: name, message: 'invalid date' }]);
   return ms;
 }

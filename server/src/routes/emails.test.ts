@@ -51,6 +51,9 @@ describe('GET /v1/emails', () => {
     const page2 = await list('?limit=3&page=2');
     expect(subjects(page2)).toEqual(['Welcome aboard']);
     expect(page2.body.data.pagination).toEqual({ page: 2, total_records: 4, total_pages: 2, limit: 3 });
+    const far = await list('?page=99999999999999999999&api_key_id=99999999999999999999');
+    expect(far.status).toBe(200);
+    expect(far.body.data.data).toEqual([]);
     const past = await list('?limit=3&page=9');
     expect(past.body.data.data).toEqual([]);
     expect(past.body.data.pagination).toEqual({ page: 9, total_records: 4, total_pages: 2, limit: 3 });
@@ -97,6 +100,8 @@ describe('GET /v1/emails', () => {
     ['end_date=2026-13-45', 'end_date'],
     ['api_key_id=x', 'api_key_id'],
     ['page=1&page=2', 'page'],
+    ['start_date=2026-02-30', 'start_date'],
+    ['end_date=2026-01-31T24:00:00Z', 'end_date'],
   ])('answers 400 naming the parameter for %s', async (query, name) => {
     const res = await list(`?${query}`);
     expect(res.status).toBe(400);
