@@ -66,6 +66,6 @@ afterAll(() => {
 function run(spec: EndpointSpec, ctx: FuzzContext, client: ReturnType<typeof httpClient>, name: string): Promise<EndpointReport> {
   const expensive = EXPENSIVE.has(name);
   const runs = expensive && !LONG ? Math.min(RUNS, 15) : RUNS;
-  const weights = expensive && LONG ? { valid: 8, invalid: 50, transport: 42 } : undefined;
+  const weights = expensive && LONG ? { valid: 4, invalid: 52, transport: 44 } : undefined;
   return fuzzEndpoint(spec, ctx, client, { runs, seed: SEED, weights });
 }

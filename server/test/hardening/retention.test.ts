@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { startServer, eventually, type TestServer } from '../harness.js';
+import { listen, type SseClient } from './lib/sse.js';
+
+/**
+ * Retention under load: with --max-emails N, pruning runs while sends keep coming.
+ * The newest N are all there, in order; everything older was pruned (and announced);
+ * the database file stops growing. The event stream gives the exact arrival order.
+ * RETENTION_SENDS / RETENTION_MAX scale it up (scripts/load.mjs runs the long one).
+ */
+const SENDS = Number(process.env.RETENTION_SENDS ?? 800);
+const MAX = Number(process.env.RETENTION_MAX ?? 100);
+const REPORT = process.env.RETENTION_REPORT;
+const CONCURRENCY = 16;
+const KEYS = ['retention-a', 'retention-b', 'retention-c'];
+
+let server: TestServer;
+let sse: SseClient;
+beforeAll(async () => {
+  server = await startServer(['--max-emails', String(MAX)]);
+  sse = listen(server.url);
+  await sse.ready;
+});
+afterAll(async () => {
+  await sse?.close();
+  await server?.close();
+});
+
+const fileBytes = (path: string) => [path, `${path}-wal`, `${path}-shm`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+
+describe('retention while sends continue', () => {
+  it('keeps exactly the newest N in order, prunes the rest, and keeps the file bounded', async () => {
+    const acked = new Set<string>();
+    const sizes: { sent: number; bytes: number }[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < SENDS) {
+        const i = next++;
+        const res = await server.api('/v1/send', {
+          method: 'POST',
+          key: KEYS[i % KEYS.length],
+          json: { to: [`r${i}@retention.test`, `cc${i % 7}@retention.test`], subject: `retention ${i}`, body: `<p>${'content '.repeat(50 + (i % 40) * 60)}</p>`, attachments: i % 9 === 0 ? [{ filename: 'a.bin', content: Buffer.alloc(8000 + i, i % 256).toString('base64'), contentType: 'application/octet-stream' }] : undefined },
+        });
+        expect(res.status).toBe(200);
+        acked.add(res.body.data[0].email_id);
+        if (acked.size % Math.max(1, Math.floor(SENDS / 12)) === 0) sizes.push({ sent: acked.size, bytes: fileBytes(server.dbPath) });
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+
+    // Every email was announced, in the order ingest wrote them.
+    const created = await eventually(() => {
+      const ids = sse.events.filter((e) => e.type === 'email.created').map((e) => e.data.id!);
+      return ids.length === SENDS ? ids : undefined;
+    }, 20_000, `${SENDS} email.created events`);
+    expect(new Set(created)).toEqual(acked);
+    const newest = created.slice(-MAX);
+    const deleted = new Set(await eventually(() => {
+      const ids = sse.events.filter((e) => e.type === 'email.deleted').map((e) => e.data.id!);
+      return ids.length === SENDS - MAX ? ids : undefined;
+    }, 20_000, `${SENDS - MAX} email.deleted events`));
+    expect(newest.filter((id) => deleted.has(id)), 'newest emails that were pruned').toEqual([]);
+    expect(created.slice(0, -MAX).every((id) => deleted.has(id)), 'every older email pruned').toBe(true);
+
+    // What the API shows: exactly the newest N, newest first.
+    const listed: string[] = [];
+    for (let page = 1; listed.length < MAX + 1; page++) {
+      const res = await server.api(`/sandbox/emails?limit=100&page=${page}`);
+      listed.push(...res.body.data.data.map((e: { id: string }) => e.id));
+      if (res.body.data.data.length < 100) break;
+    }
+    expect(listed).toEqual([...newest].reverse());
+    for (const id of newest.slice(-5)) expect((await server.api(`/sandbox/emails/${id}`)).status).toBe(200);
+    for (const id of created.slice(0, 5)) expect((await server.api(`/sandbox/emails/${id}`)).status).toBe(404);
+
+    // Freed pages are reused: once the first N are pruned, the file stops growing.
+    const settled = sizes.filter((s) => s.sent >= SENDS / 3);
+    const first = settled[0].bytes;
+    const last = settled[settled.length - 1].bytes;
+    if (REPORT) writeFileSync(REPORT, JSON.stringify({ sends: SENDS, max: MAX, sizes, final: fileBytes(server.dbPath) }, null, 2));
+    expect(last, `file bytes over time: ${sizes.map((s) => `${s.sent}:${s.bytes}`).join(' ')}`).toBeLessThanOrEqual(first * 1.5);
+  }, 120_000);
+});
