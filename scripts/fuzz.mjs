@@ -5,9 +5,10 @@
 // server/test/hardening/fuzz.test.ts; this script runs that file with a larger budget.
 //
 // SMTP gets --smtp-runs sessions of garbage plus a broken-MIME transaction each
-// (server/test/hardening/smtp-fuzz.test.ts); --smtp-runs 0 skips it.
+// (server/test/hardening/smtp-fuzz.test.ts), raw HTTP --raw-runs sessions of malformed
+// HTTP below the routes (http-raw-fuzz.test.ts); 0 skips either.
 //
-//   node scripts/fuzz.mjs --runs 10000 [--smtp-runs 2000] [--seed 20260101] [--only send,wait] [--json out.json]
+//   node scripts/fuzz.mjs --runs 10000 [--smtp-runs 2000] [--raw-runs 5000] [--seed 20260101] [--only send,wait] [--json out.json]
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '10000' },
     'smtp-runs': { type: 'string', default: '2000' },
+    'raw-runs': { type: 'string', default: '5000' },
     seed: { type: 'string', default: '20260101' },
     only: { type: 'string' },
     json: { type: 'string' },
@@ -27,20 +29,26 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: node scripts/fuzz.mjs [--runs N] [--smtp-runs N] [--seed N] [--only name,name] [--json report.json]');
+  console.log('usage: node scripts/fuzz.mjs [--runs N] [--smtp-runs N] [--raw-runs N] [--seed N] [--only name,name] [--json report.json]');
   process.exit(0);
 }
 
 const work = mkdtempSync(join(tmpdir(), 'sendbox-fuzz-'));
 const report = join(work, 'http.json');
 const smtpReport = join(work, 'smtp.json');
+const rawReport = join(work, 'raw.json');
 const smtpRuns = Number(values['smtp-runs']);
-const files = ['server/test/hardening/fuzz.test.ts', ...(smtpRuns > 0 && !values.only ? ['server/test/hardening/smtp-fuzz.test.ts'] : [])];
+const rawRuns = Number(values['raw-runs']);
+const files = [
+  'server/test/hardening/fuzz.test.ts',
+  ...(smtpRuns > 0 && !values.only ? ['server/test/hardening/smtp-fuzz.test.ts'] : []),
+  ...(rawRuns > 0 && !values.only ? ['server/test/hardening/http-raw-fuzz.test.ts'] : []),
+];
 const started = Date.now();
 const child = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', ...files, '--reporter=dot'], {
   cwd: root,
   stdio: ['ignore', 'inherit', 'inherit'],
-  env: { ...process.env, FUZZ_RUNS: values.runs, FUZZ_SMTP_RUNS: String(smtpRuns), FUZZ_SEED: values.seed, FUZZ_REPORT: report, FUZZ_SMTP_REPORT: smtpReport, ...(values.only ? { FUZZ_ONLY: values.only } : {}) },
+  env: { ...process.env, FUZZ_RUNS: values.runs, FUZZ_SMTP_RUNS: String(smtpRuns), FUZZ_HTTP_RAW_RUNS: String(rawRuns), FUZZ_SEED: values.seed, FUZZ_REPORT: report, FUZZ_SMTP_REPORT: smtpReport, FUZZ_HTTP_RAW_REPORT: rawReport, ...(values.only ? { FUZZ_ONLY: values.only } : {}) },
 });
 
 let data;
@@ -88,5 +96,17 @@ if (smtp) {
   console.log(`  DATA replies to broken MIME:     ${histogram(smtp.dataReplies)}  (${smtp.accepted} stored byte-exact)`);
   for (const p of unique) console.log(`  problem: ${p}`);
 }
-if (values.json) writeFileSync(values.json, JSON.stringify({ http: data, smtp }, null, 2));
+let raw = null;
+try {
+  raw = JSON.parse(readFileSync(rawReport, 'utf8'));
+} catch {
+  // not run
+}
+if (raw) {
+  const unique = [...new Set(raw.problems)];
+  problems += unique.length;
+  console.log(`\nraw HTTP: ${raw.sessions} sessions of malformed HTTP; answers ${histogram(raw.responses)}`);
+  for (const p of unique) console.log(`  problem: ${p}`);
+}
+if (values.json) writeFileSync(values.json, JSON.stringify({ http: data, smtp, raw }, null, 2));
 process.exit(problems === 0 && child.status === 0 ? 0 : 1);

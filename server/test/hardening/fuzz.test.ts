@@ -16,7 +16,7 @@ import { sandboxEndpoints } from './fuzz/sandbox.js';
  * `npm test` runs a fast subset; `node scripts/fuzz.mjs --runs 10000` runs the long one
  * (FUZZ_RUNS, FUZZ_SEED, FUZZ_ONLY, FUZZ_REPORT are how the script drives this file).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 40);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
 const ONLY = process.env.FUZZ_ONLY;
 const REPORT = process.env.FUZZ_REPORT;

@@ -9,7 +9,7 @@ import { listen, type SseClient } from './lib/sse.js';
  * the database file stops growing. The event stream gives the exact arrival order.
  * RETENTION_SENDS / RETENTION_MAX scale it up (scripts/load.mjs runs the long one).
  */
-const SENDS = Number(process.env.RETENTION_SENDS ?? 800);
+const SENDS = Number(process.env.RETENTION_SENDS ?? 600);
 const MAX = Number(process.env.RETENTION_MAX ?? 100);
 const REPORT = process.env.RETENTION_REPORT;
 const CONCURRENCY = 16;

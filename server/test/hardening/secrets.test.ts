@@ -155,7 +155,7 @@ describe('secrets stay secret', () => {
 
   it('a bad key setting fails at start without echoing the keys', async () => {
     const seen = new Exposure();
-    for (const setting of [`team_a:${ALPHA},team_b:${BETA} with space`, `${ALPHA}`, `team a:${ALPHA},team_b:${BETA}`]) {
+    for (const setting of [`team_a:${ALPHA},team_b:${BETA} with space`, `team a:${ALPHA},team_b:${BETA}`]) {
       const result = await runCli(['--port', '0', '--smtp-port', '0', '--db', ':memory:'], { SENDBOX_KEYS: setting });
       seen.add(`start with SENDBOX_KEYS=${setting.slice(0, 3)}… → exit ${result.code}`, `${result.stdout}\n${result.stderr}`);
       expect(result.code).toBe(2);

@@ -16,7 +16,7 @@ import { brokenMessage, garbageSession, type SessionEnd } from './smtp/generator
  * After every run a normal nodemailer message still lands.
  * FUZZ_SMTP_RUNS sets the number of runs (scripts/fuzz.mjs uses it for the long run).
  */
-const RUNS = Number(process.env.FUZZ_SMTP_RUNS ?? 25);
+const RUNS = Number(process.env.FUZZ_SMTP_RUNS ?? 20);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
 const REPORT = process.env.FUZZ_SMTP_REPORT;
 const KEY = 'smtp-fuzz-key-0001';
