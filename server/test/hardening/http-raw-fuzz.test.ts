@@ -71,8 +71,8 @@ const session = fc.oneof(
   // Pipelined: a broken request between good ones.
   { weight: 2, arbitrary: request.map((r) => ['GET /sandbox/health HTTP/1.1\r\nHost: localhost\r\n\r\n', r, 'GET /sandbox/health HTTP/1.1\r\nHost: localhost\r\n\r\n']) },
   { weight: 1, arbitrary: fc.uint8Array({ minLength: 1, maxLength: 3000 }).map((b) => [Buffer.from(b).toString('latin1')]) },
-  { weight: 1, arbitrary: fc.constant(['PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x12\x04\x00\x00\x00\x00\x00']) },
-  { weight: 1, arbitrary: fc.constant(['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']) },
+  { weight: 1, arbitrary: fc.constant<string[]>(['PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x12\x04\x00\x00\x00\x00\x00']) },
+  { weight: 1, arbitrary: fc.constant<string[]>(['\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03']) },
 );
 
 /** Sends the session, half-closes, collects the answers until the server closes. */
