@@ -65,6 +65,16 @@ export async function listSection(ctx) {
     } finally {
       await sendbox.stop();
     }
+    if (level === levels.at(-1)) {
+      // Start-up with the most mail stored: median of three starts, like the empty one.
+      const starts = [sendbox.readyMs];
+      for (let i = 0; i < 2; i++) {
+        const again = await startSendbox(dbPath, { extraArgs: ['--max-emails', '1000000'] });
+        starts.push(again.readyMs);
+        await again.stop();
+      }
+      result.readyMs[level] = starts.sort((a, b) => a - b)[1];
+    }
   }
   const largest = result.levels.at(-1);
   result.memory = { stored: largest.stored, rssAfterMb: largest.rssAfterMb, rssIdleMb: largest.rssIdleMb, readyMs: result.readyMs[largest.stored] };
