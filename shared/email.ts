@@ -56,27 +56,46 @@ export const headersSchema = z.record(z.string(), z.string({ error: 'header valu
   }
 });
 
-// Standard alphabet, padding optional, line breaks ignored (CONTRACT §8).
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+// Standard alphabet, padding optional, line breaks ignored (CONTRACT §8). Attachments are
+// megabytes long, so this is one pass over char codes rather than regular expressions.
+const BASE64_ALPHABET = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_ALPHABET[c.charCodeAt(0)] = 1;
+
 /** Removes line breaks; returns null when the rest is not strict base64. */
 export function normalizeBase64(content: string): string | null {
-  const compact = content.replace(/\r?\n/g, '');
-  if (!BASE64.test(compact)) return null;
-  const body = compact.replace(/=+$/, '');
-  if (body.length % 4 === 1) return null;
-  if (compact.length !== body.length && compact.length % 4 !== 0) return null;
+  const compact = content.includes('\n') ? content.replace(/\r?\n/g, '') : content;
+  const length = compact.length;
+  let data = length;
+  while (data > 0 && compact.charCodeAt(data - 1) === 61 /* = */) data--;
+  if (length - data > 2) return null;
+  for (let i = 0; i < data; i++) {
+    const code = compact.charCodeAt(i);
+    if (code > 127 || BASE64_ALPHABET[code] === 0) return null;
+  }
+  // One leftover character cannot encode a byte; padding, when present, completes a quantum.
+  if (data % 4 === 1) return null;
+  if (data !== length && length % 4 !== 0) return null;
   return compact;
 }
 
 /** Decoded byte length of normalized base64, without decoding it. */
 export function base64DecodedLength(normalized: string): number {
-  const body = normalized.replace(/=+$/, '').length;
-  return Math.floor((body * 3) / 4);
+  let data = normalized.length;
+  while (data > 0 && normalized.charCodeAt(data - 1) === 61) data--;
+  return Math.floor((data * 3) / 4);
 }
 
 export const attachmentSchema = z.object({
   filename: z.string().min(1, 'filename must not be empty').max(255).refine(noLineBreaks, 'filename must not contain CR or LF'),
-  content: z.string().refine((value) => normalizeBase64(value) !== null, 'content must be base64 (standard alphabet)'),
+  // Normalized once here (line breaks removed); the send handler uses the result as is.
+  content: z.string().transform((value, ctx) => {
+    const normalized = normalizeBase64(value);
+    if (normalized === null) {
+      ctx.issues.push({ code: 'custom', message: 'content must be base64 (standard alphabet)', input: value });
+      return z.NEVER;
+    }
+    return normalized;
+  }),
   contentType: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}$/, 'contentType must have the form type/subtype'),
   contentId: z.string().min(1).max(255).refine(noLineBreaks, 'contentId must not contain CR or LF').optional(),
 });

@@ -180,7 +180,7 @@ export class Lifecycle {
   /** Recomputes and stores an email's status; sets delivered_at on the first delivery. */
   refreshStatus(emailId: number, now: number): void {
     const { store } = this.options;
-    const states = store.recipients(emailId).map((r) => r.state);
+    const states = store.recipientStates(emailId);
     const anyDelivered = states.some((s) => s === 'delivered' || s === 'complaint');
     store.setStatus(emailId, emailStatus(states), anyDelivered ? now : null);
   }

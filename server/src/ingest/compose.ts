@@ -68,7 +68,10 @@ function attachmentPart(attachment: ComposeAttachment): string {
   ];
   if (attachment.contentId) lines.push(`Content-ID: <${attachment.contentId}>`);
   const padded = attachment.base64 + '='.repeat((4 - (attachment.base64.length % 4)) % 4);
-  return lines.join(CRLF) + CRLF + CRLF + (padded.match(/.{1,76}/g) ?? []).join(CRLF);
+  // RFC 2045 §6.8: encoded lines of at most 76 characters.
+  const wrapped: string[] = [];
+  for (let i = 0; i < padded.length; i += 76) wrapped.push(padded.slice(i, i + 76));
+  return lines.join(CRLF) + CRLF + CRLF + wrapped.join(CRLF);
 }
 
 function multipart(subtype: string, parts: string[]): string {

@@ -105,7 +105,7 @@ describe('parseSmtpMessage', () => {
 
   it('generates the text of an HTML-only message as the API does', () => {
     const raw = crlf(['Content-Type: text/html', '', '<h1>Reset</h1><p>Your code is <b>123456</b>.</p>']);
-    expect(parseSmtpMessage(raw, ENVELOPE, PRINCIPAL, 'd@x.test').text).toMatch(/RESET[\s\S]*Your code is 123456\./);
+    expect(parseSmtpMessage(raw, ENVELOPE, PRINCIPAL, 'd@x.test').text).toBe('Reset\n\nYour code is 123456.');
   });
 });
 

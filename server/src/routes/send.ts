@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { parseAddress, addressDomain, type ParsedAddress } from '../../../shared/address.js';
-import { sendRequestSchema, normalizeBase64, base64DecodedLength, LIMITS, type SendRequest, type SendResponse } from '../../../shared/email.js';
+import { sendRequestSchema, base64DecodedLength, LIMITS, type SendRequest, type SendResponse } from '../../../shared/email.js';
 import { ApiError, validationError, methodNotAllowed } from '../http/errors.js';
 import { principalOf } from '../http/auth.js';
 import { requireJsonObject } from '../http/body.js';
@@ -25,7 +25,7 @@ export function sendRouter(services: Services): Router {
 
     // Shape first, then size (CONTRACT §8).
     const attachments = (input.attachments ?? []).map((a, index) => {
-      const base64 = normalizeBase64(a.content)!;
+      const base64 = a.content;
       if (base64DecodedLength(base64) > LIMITS.attachmentBytes) {
         throw new ApiError(413, `Attachment ${index} (${a.filename}) is larger than 5 MiB`, [{ field: `attachments.${index}.content`, message: 'decoded size over 5 MiB' }]);
       }

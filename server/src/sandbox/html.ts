@@ -1,23 +1,13 @@
 import { compile } from 'html-to-text';
+import { decodeEntities } from '../ingest/html-text.js';
+
+export { decodeEntities };
 
 /**
  * Small HTML helpers for reading emails: entity decoding for attribute values, and a
  * text rendering where every block element starts a new line (so a code in its own
  * `<td>` stands on its own line, which the code finder relies on).
  */
-
-const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', copy: '©', reg: '®', hellip: '…', ndash: '–', mdash: '—', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“' };
-
-/** Decodes named (common) and numeric character references. */
-export function decodeEntities(value: string): string {
-  return value.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);?/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED[ref.toLowerCase()] ?? whole;
-  });
-}
 
 const toText = compile({
   wordwrap: false,

@@ -153,10 +153,12 @@ export class EmailStore {
   private readonly insertBody;
   private readonly insertRecipient;
   private readonly insertLogStmt;
+  private readonly insertProcessingLog;
   private readonly insertSearch;
   private readonly selectEmail;
   private readonly selectBody;
   private readonly selectRecipients;
+  private readonly selectRecipientStates;
   private readonly selectLogs;
   private readonly selectLogsNoComplaint;
   private readonly updateRecipientStmt;
@@ -171,20 +173,24 @@ export class EmailStore {
 
   constructor(private readonly db: Db) {
     this.insertEmail = db.prepare(`INSERT INTO emails (id, team_id, api_key_id, source, message_id, from_address, from_name, to_addresses, subject, size, inline, attachments, snippet, created_at, metadata, status, credits_used, flags)
-      VALUES (@id, @teamId, @apiKeyId, @source, @messageId, @fromAddress, @fromName, @toAddresses, @subject, @size, @inline, @attachments, @snippet, @createdAt, @metadata, 'processing', @creditsUsed, @flags)`);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'processing', ?, ?)`);
     this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw) VALUES (?, ?, ?, ?)');
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
     this.insertLogStmt = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
       VALUES (@emailId, @recipient, @recipientType, @status, @code, @response, @mxHostname, @time, @queuedAt)`);
+    this.insertProcessingLog = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
+      VALUES (?, ?, ?, 'processing', '', '', '', ?, NULL)`);
     this.insertSearch = db.prepare('INSERT INTO email_search (rowid, subject, recipients, sender) VALUES (?, ?, ?, ?)');
     this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
     this.selectBody = db.prepare('SELECT text, html, raw FROM email_bodies WHERE email_id = ?');
     this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
+    this.selectRecipientStates = db.prepare('SELECT state FROM recipients WHERE email_id = ?').pluck();
     this.selectLogs = db.prepare('SELECT * FROM email_logs WHERE email_id = ? ORDER BY id');
     this.selectLogsNoComplaint = db.prepare("SELECT * FROM email_logs WHERE email_id = ? AND status != 'complaint' ORDER BY id");
     this.updateRecipientStmt = db.prepare('UPDATE recipients SET state = @state, attempts = @attempts, due_at = @due_at, queued_at = @queued_at WHERE email_id = @email_id AND idx = @idx');
-    this.updateStatusStmt = db.prepare('UPDATE emails SET status = ?, delivered_at = COALESCE(delivered_at, ?) WHERE id = ?');
+    // Skips the write (and its index and counter updates) when nothing changes.
+    this.updateStatusStmt = db.prepare('UPDATE emails SET status = @status, delivered_at = COALESCE(delivered_at, @deliveredAt) WHERE id = @id AND (status != @status OR (delivered_at IS NULL AND @deliveredAt IS NOT NULL))');
     this.selectDue = db.prepare('SELECT * FROM recipients WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?');
     this.selectDueProcessing = db.prepare("SELECT * FROM recipients WHERE due_at IS NOT NULL AND due_at <= ? AND state = 'processing' ORDER BY due_at LIMIT ?");
     this.selectNextDue = db.prepare('SELECT MIN(due_at) FROM recipients WHERE due_at IS NOT NULL').pluck();
@@ -197,24 +203,17 @@ export class EmailStore {
   insertMany(emails: NewEmail[]): void {
     this.db.transaction(() => {
       for (const email of emails) {
-        this.insertEmail.run({
-          ...email,
-          toAddresses: JSON.stringify(email.toAddresses),
-          metadata: JSON.stringify(email.metadata),
-          flags: JSON.stringify(email.flags),
-          recipients: undefined,
-          raw: undefined,
-          text: undefined,
-          html: undefined,
-        });
+        // Positional parameters: binding a named object costs a property lookup per column.
+        this.insertEmail.run(email.id, email.teamId, email.apiKeyId, email.source, email.messageId, email.fromAddress, email.fromName,
+          JSON.stringify(email.toAddresses), email.subject, email.size, email.inline, email.attachments, email.snippet, email.createdAt,
+          JSON.stringify(email.metadata), email.creditsUsed, JSON.stringify(email.flags));
         this.insertBody.run(email.id, email.text, email.html, email.raw);
         const time = Math.floor(email.createdAt / 1000);
         email.recipients.forEach((r, idx) => {
           this.insertRecipient.run(email.id, idx, r.address, r.type, r.outcome, r.code, r.response, r.delayMs, r.decidedBy, r.dueAt);
-          this.insertLogStmt.run({ emailId: email.id, recipient: r.address, recipientType: r.type, status: 'processing', code: '', response: '', mxHostname: '', time, queuedAt: null });
+          this.insertProcessingLog.run(email.id, r.address, r.type, time);
         });
-        const recipientText = email.recipients.map((r) => r.address).join(' ') + ' ' + [...email.metadata.to, ...(email.metadata.cc ?? []), ...(email.metadata.bcc ?? [])].join(' ');
-        this.insertSearch.run(email.id, email.subject, recipientText, `${email.fromName} ${email.fromAddress}`);
+        this.insertSearch.run(email.id, email.subject, searchableRecipients(email), `${email.fromName} ${email.fromAddress}`);
       }
     })();
   }
@@ -229,6 +228,11 @@ export class EmailStore {
 
   recipients(id: number): RecipientRow[] {
     return this.selectRecipients.all(id) as RecipientRow[];
+  }
+
+  /** Just the states, for the status refresh on every lifecycle step. */
+  recipientStates(id: number): RecipientState[] {
+    return this.selectRecipientStates.all(id) as RecipientState[];
   }
 
   logs(id: number, includeComplaint: boolean): LogRow[] {
@@ -249,7 +253,7 @@ export class EmailStore {
   }
 
   setStatus(id: number, status: EmailStatus, deliveredAt: number | null): void {
-    this.updateStatusStmt.run(status, deliveredAt, id);
+    this.updateStatusStmt.run({ status, deliveredAt, id });
   }
 
   /** Recipients whose next step is due; `processingOnly` while the delivery clock is paused. */
@@ -402,6 +406,18 @@ export class EmailStore {
   transaction<T>(fn: () => T): T {
     return this.db.transaction(fn)();
   }
+}
+
+/**
+ * The recipients' text for search: every display form once (it contains the address),
+ * plus bare addresses not already in one. Fewer characters, fewer trigrams to index.
+ */
+function searchableRecipients(email: NewEmail): string {
+  const { to, cc, bcc } = email.metadata;
+  const forms = [...new Set([...to, ...(cc ?? []), ...(bcc ?? [])])];
+  const joined = forms.join(' ').toLowerCase();
+  for (const r of email.recipients) if (!joined.includes(r.address.toLowerCase())) forms.push(r.address);
+  return forms.join(' ');
 }
 
 /** FTS5 trigram needs 3 characters; shorter needles scan the search table with LIKE. */
