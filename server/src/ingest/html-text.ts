@@ -38,25 +38,37 @@ function hrefOf(tag: string): string | null {
   return match ? decodeEntities(match[1] ?? match[2] ?? match[3]).trim() : null;
 }
 
+// Structural line breaks are written as control characters while scanning, so one pass at
+// the end can fold the source's own whitespace without touching them.
+const BREAK = '\u0001';
+const PARAGRAPH_BREAK = '\u0001\u0001';
+
+/** The tag name at the start of a tag's source (after `<` or `</`), lower-cased; "" if none. */
+function tagName(tag: string, from: number): string {
+  let end = from;
+  while (end < tag.length) {
+    const c = tag.charCodeAt(end) | 0x20;
+    const letter = c >= 97 && c <= 122;
+    const more = end > from && ((c >= 48 && c <= 57) || tag.charCodeAt(end) === 45);
+    if (!letter && !more) break;
+    end++;
+  }
+  return tag.slice(from, end).toLowerCase();
+}
+
 export function htmlToText(html: string): string {
   const lower = html.toLowerCase();
   const out: string[] = [];
   const anchors: { href: string | null; start: number }[] = [];
-  let pre = 0;
   let i = 0;
-
-  const text = (raw: string) => {
-    const decoded = decodeEntities(raw);
-    out.push(pre > 0 ? decoded : decoded.replace(/[ \t\r\n\f]+/g, ' '));
-  };
 
   while (i < html.length) {
     const lt = html.indexOf('<', i);
     if (lt === -1) {
-      text(html.slice(i));
+      out.push(html.slice(i));
       break;
     }
-    if (lt > i) text(html.slice(i, lt));
+    if (lt > i) out.push(html.slice(i, lt));
     if (html.startsWith('<!--', lt)) {
       const end = html.indexOf('-->', lt + 4);
       i = end === -1 ? html.length : end + 3;
@@ -64,19 +76,18 @@ export function htmlToText(html: string): string {
     }
     const gt = html.indexOf('>', lt + 1);
     if (gt === -1) {
-      text(html.slice(lt));
+      out.push(html.slice(lt));
       break;
     }
     const tag = html.slice(lt + 1, gt);
     i = gt + 1;
-    const match = /^(\/?)([a-z][a-z0-9-]*)/i.exec(tag);
-    if (!match) {
+    const closing = tag.charCodeAt(0) === 47; /* / */
+    const name = tagName(tag, closing ? 1 : 0);
+    if (!name) {
       // `<!doctype …>`, `<?xml …?>`, or a stray `<` followed by text.
-      if (!/^[!?]/.test(tag)) text(`<${tag}>`);
+      if (!/^[!?]/.test(tag)) out.push(`<${tag}>`);
       continue;
     }
-    const closing = match[1] === '/';
-    const name = match[2].toLowerCase();
     if (SKIPPED.has(name)) {
       if (!closing && !tag.endsWith('/')) {
         const end = lower.indexOf(`</${name}`, i);
@@ -88,30 +99,28 @@ export function htmlToText(html: string): string {
     if (name === 'a') {
       if (!closing) {
         anchors.push({ href: hrefOf(tag), start: out.length });
-      } else {
-        const anchor = anchors.pop();
-        const href = anchor?.href;
-        if (anchor && href && /^(https?:|mailto:)/i.test(href)) {
-          // A label spanning hundreds of pieces is not a link text worth comparing (and
-          // re-joining it for every closing tag would make nested anchors quadratic).
-          const label = out.length - anchor.start > 64 ? '…' : out.slice(anchor.start).join('').replace(/\s+/g, ' ').trim();
-          const bare = href.replace(/^mailto:/i, '');
-          if (!label) out.push(bare);
-          else if (label !== href && label !== bare) out.push(` [${href}]`);
-        }
+        continue;
+      }
+      const anchor = anchors.pop();
+      const href = anchor?.href;
+      if (anchor && href && /^(https?:|mailto:)/i.test(href)) {
+        // A label spanning many pieces is not a link text worth comparing (and re-joining
+        // it for every closing tag would make nested anchors quadratic).
+        const label = out.length - anchor.start > 64 ? '…' : decodeEntities(out.slice(anchor.start).join('')).replace(/\s+/g, ' ').trim();
+        const bare = href.replace(/^mailto:/i, '');
+        if (!label) out.push(bare);
+        else if (label !== href && label !== bare) out.push(` [${href}]`);
       }
       continue;
     }
-    if (name === 'pre') pre = Math.max(0, pre + (closing ? -1 : 1));
-    if (PARAGRAPH.has(name)) out.push('\n\n');
-    else if (name === 'li') out.push(closing ? '' : '\n- ');
-    else if (LINE.has(name)) out.push('\n');
+    if (PARAGRAPH.has(name)) out.push(PARAGRAPH_BREAK);
+    else if (name === 'li') out.push(closing ? '' : `${BREAK}- `);
+    else if (LINE.has(name)) out.push(BREAK);
     else if (CELL.has(name) && closing) out.push(' ');
   }
 
-  return out
-    .join('')
-    .split('\n')
+  return decodeEntities(out.join('').replace(/[ \t\r\n\f]+/g, ' '))
+    .split(BREAK)
     .map((line) => line.trim())
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
