@@ -96,7 +96,7 @@ export class Ingest {
       size: raw.length,
       inline: input.inline,
       attachments: input.attachments,
-      snippet: snippet(input.text || input.html),
+      snippet: input.text ? snippet(input.text) : snippet(input.html, true),
       createdAt,
       metadata: {
         from: formatAddress(input.from),
@@ -181,9 +181,14 @@ export class Ingest {
 }
 
 /** The first ~100 characters of the text content, whitespace folded. */
-export function snippet(content: string): string {
-  // Only the start matters; a long body must not cost a full pass.
-  const folded = content.slice(0, 4000).replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+export function snippet(content: string, isHtml = false): string {
+  // Only the start matters: fold a small window, and a wider one only if that was too short.
+  let folded = '';
+  for (const window of [400, 4000]) {
+    const head = content.slice(0, window);
+    folded = (isHtml ? head.replace(/<[^>]*>/g, ' ') : head).replace(/\s+/g, ' ').trim();
+    if (folded.length > 100 || content.length <= window) break;
+  }
   if (folded.length <= 100) return folded;
   const cut = folded.slice(0, 100);
   const space = cut.lastIndexOf(' ');

@@ -263,3 +263,30 @@ describe('hostile bodies', () => {
     expect(email.metadata.text).toContain('deep text');
   });
 });
+
+describe('--strict-sender', () => {
+  it('refuses a from outside the team\'s verified domains with 403, and follows verification and deletion', async () => {
+    const strict = await startServer(['--strict-sender']);
+    const key = 'strict-key';
+    const sendFrom = (from: string) => strict.api('/v1/send', { method: 'POST', key, json: { from, to: 'a@example.com', subject: 's', body: 'b' } });
+    try {
+      const refused = await sendFrom('app@strict.example');
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ status: 403, success: false, message: expect.stringContaining('strict.example') });
+      expect((await sendFrom('sandbox@sendbox.local')).status).toBe(200);
+      await strict.api('/v1/domains', { method: 'POST', key, json: { value: 'strict.example' } });
+      expect((await sendFrom('app@strict.example')).status).toBe(403);
+      await strict.api('/v1/domains/verify?domain=strict.example', { method: 'POST', key });
+      expect((await sendFrom('app@strict.example')).status).toBe(200);
+      expect((await sendFrom('app@strict.example')).status).toBe(200);
+      await strict.api('/v1/domains?domain=strict.example', { method: 'DELETE', key });
+      expect((await sendFrom('app@strict.example')).status).toBe(403);
+      // Another team's verified domain does not count.
+      await strict.api('/v1/domains', { method: 'POST', key: 'other-strict', json: { value: 'other.example' } });
+      await strict.api('/v1/domains/verify?domain=other.example', { method: 'POST', key: 'other-strict' });
+      expect((await sendFrom('app@other.example')).status).toBe(403);
+    } finally {
+      await strict.close();
+    }
+  });
+});

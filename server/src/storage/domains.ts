@@ -35,6 +35,8 @@ export interface VerificationUpdate {
 
 export class DomainStore {
   private readonly verifiedStmt;
+  /** `team_id domain` → verified for sending; every API send asks, domains rarely change. */
+  private readonly verifiedCache = new Map<string, boolean>();
 
   constructor(private readonly db: Db) {
     // Checked on every API send (unverified-sender flag, strict sender mode).
@@ -42,6 +44,7 @@ export class DomainStore {
   }
 
   insert(domain: NewDomain): DomainRow {
+    this.verifiedCache.clear();
     this.db.prepare(`INSERT INTO domains (public_id, team_id, value, created_at, last_checked_at, status, selector, dkim_public, dkim_private, spf_include, bounce_host, records)
       VALUES (@public_id, @team_id, @value, @created_at, @last_checked_at, @status, @selector, @dkim_public, @dkim_private, @spf_include, @bounce_host, @records)`).run(domain);
     return this.find(domain.team_id, domain.value)!;
@@ -63,19 +66,29 @@ export class DomainStore {
   }
 
   isVerifiedForSending(teamId: string, value: string): boolean {
-    return this.verifiedStmt.get(teamId, value) === 1;
+    const key = `${teamId} ${value}`;
+    let verified = this.verifiedCache.get(key);
+    if (verified === undefined) {
+      if (this.verifiedCache.size > 10_000) this.verifiedCache.clear();
+      verified = this.verifiedStmt.get(teamId, value) === 1;
+      this.verifiedCache.set(key, verified);
+    }
+    return verified;
   }
 
   updateVerification(id: number, update: VerificationUpdate): void {
+    this.verifiedCache.clear();
     this.db.prepare('UPDATE domains SET status = ?, records = ?, error_type = ?, last_checked_at = ?, verified_at = ?, verified_for_sending = ? WHERE id = ?')
       .run(update.status, JSON.stringify(update.records), update.errorType, update.checkedAt, update.verifiedAt, update.verifiedForSending ? 1 : 0, id);
   }
 
   delete(id: number): void {
+    this.verifiedCache.clear();
     this.db.prepare('DELETE FROM domains WHERE id = ?').run(id);
   }
 
   deleteTeam(teamId: string | null): number {
+    this.verifiedCache.clear();
     return teamId === null ? this.db.prepare('DELETE FROM domains').run().changes : this.db.prepare('DELETE FROM domains WHERE team_id = ?').run(teamId).changes;
   }
 
