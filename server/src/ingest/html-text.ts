@@ -56,7 +56,14 @@ function tagName(tag: string, from: number): string {
   return tag.slice(from, end).toLowerCase();
 }
 
-export function htmlToText(html: string): string {
+export interface HtmlToTextOptions {
+  /** Append ` [href]` to link texts (the text part); off for reading visible text only. */
+  links?: boolean;
+  /** Put every table cell on its own line (so a code in its own cell stands alone). */
+  cellsAsLines?: boolean;
+}
+
+export function htmlToText(html: string, { links = true, cellsAsLines = false }: HtmlToTextOptions = {}): string {
   const lower = html.toLowerCase();
   const out: string[] = [];
   const anchors: { href: string | null; start: number }[] = [];
@@ -96,7 +103,7 @@ export function htmlToText(html: string): string {
       }
       continue;
     }
-    if (name === 'a') {
+    if (name === 'a' && links) {
       if (!closing) {
         anchors.push({ href: hrefOf(tag), start: out.length });
         continue;
@@ -116,7 +123,7 @@ export function htmlToText(html: string): string {
     if (PARAGRAPH.has(name)) out.push(PARAGRAPH_BREAK);
     else if (name === 'li') out.push(closing ? '' : `${BREAK}- `);
     else if (LINE.has(name)) out.push(BREAK);
-    else if (CELL.has(name) && closing) out.push(' ');
+    else if (CELL.has(name)) out.push(cellsAsLines ? BREAK : closing ? ' ' : '');
   }
 
   return decodeEntities(out.join('').replace(/[ \t\r\n\f]+/g, ' '))

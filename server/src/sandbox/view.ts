@@ -1,4 +1,4 @@
-import { simpleParser, type Attachment } from 'mailparser';
+import type { Attachment } from 'mailparser';
 import type { SandboxEmail, SandboxEmailSummary, SandboxFile, SandboxHeader } from '../../../shared/sandbox.js';
 import type { Services } from '../context.js';
 import type { EmailRow } from '../storage/emails.js';
@@ -8,6 +8,11 @@ import { iso } from '../clock.js';
 import { extractLinks } from './links.js';
 import { extractCodes } from './codes.js';
 import { checkEmail } from './checks.js';
+
+// mailparser takes ~200 ms to load; only this read view needs it, so it loads on first use
+// instead of delaying start-up.
+let mailparserModule: Promise<typeof import('mailparser')> | null = null;
+const mailparser = () => (mailparserModule ??= import('mailparser'));
 
 /**
  * The sandbox view of an email (CONTRACT §6, §8): the /v1 record plus what the inbox and
@@ -39,7 +44,7 @@ async function parsedParts(row: EmailRow, raw: Buffer): Promise<ParsedParts> {
     cache.set(key, hit);
     return hit;
   }
-  const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, keepCidLinks: true });
+  const parsed = await (await mailparser()).simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, keepCidLinks: true });
   const parts: ParsedParts = {
     headers: parsed.headerLines.map(({ line }) => splitHeader(line)),
     files: parsed.attachments.map((a, index) => describeFile(a, index)),
@@ -83,7 +88,7 @@ export async function buildView(services: Pick<Services, 'emails' | 'ids'>, give
 
 /** One attachment's bytes and description, or null when there is no such index. */
 export async function attachmentAt(raw: Buffer, index: number): Promise<{ file: Omit<SandboxFile, 'url'>; content: Buffer } | null> {
-  const parsed = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, keepCidLinks: true });
+  const parsed = await (await mailparser()).simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true, keepCidLinks: true });
   const attachment = parsed.attachments[index];
   return attachment ? { file: describeFile(attachment, index), content: attachment.content } : null;
 }
