@@ -45,3 +45,17 @@ describe('EmailStore list totals', () => {
     expect(ids(undefined, 999)).toEqual([]);
   });
 });
+
+describe('EmailStore search', () => {
+  it('finds the same emails whether or not the team holds every stored email', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    store.insertMany([newEmail(1, 'team_a', 1_000), newEmail(2, 'team_a', 2_000, { subject: 'Invoice March' })]);
+    const search = (teamId: string, text: string) => store.list({ teamId, search: text }, { offset: 0, limit: 10 });
+    expect(search('team_a', 'invoice')).toMatchObject({ total: 1, rows: [{ id: 2 }] });
+    expect(search('team_b', 'invoice')).toMatchObject({ total: 0, rows: [] });
+    store.insertMany([newEmail(3, 'team_b', 3_000, { subject: 'Invoice April' })]);
+    expect(search('team_a', 'invoice')).toMatchObject({ total: 1, rows: [{ id: 2 }] });
+    expect(search('team_b', 'invoice')).toMatchObject({ total: 1, rows: [{ id: 3 }] });
+    expect(store.list({ teamId: 'team_a', subject: 'april' }, { offset: 0, limit: 10 }).total).toBe(0);
+  });
+});
