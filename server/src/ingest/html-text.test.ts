@@ -48,3 +48,9 @@ describe('htmlToText', () => {
     expect(htmlToText(hostile)).toContain('deep');
   });
 });
+
+describe('htmlToText with characters whose case folding changes length', () => {
+  it('keeps tags and text aligned', () => {
+    expect(htmlToText('<p>İstanbul İİİ</p><STYLE>x</STYLE><A HREF="https://x.test">Ünïcode</A>')).toBe('İstanbul İİİ\n\nÜnïcode [https://x.test]');
+  });
+});

@@ -43,17 +43,16 @@ function hrefOf(tag: string): string | null {
 const BREAK = '\u0001';
 const PARAGRAPH_BREAK = '\u0001\u0001';
 
-/** The tag name at the start of a tag's source (after `<` or `</`), lower-cased; "" if none. */
-function tagName(tag: string, from: number): string {
+/** End index of the tag name starting at `from` (ASCII letters, then also digits and hyphens). */
+function nameEnd(html: string, from: number, limit: number): number {
   let end = from;
-  while (end < tag.length) {
-    const c = tag.charCodeAt(end) | 0x20;
-    const letter = c >= 97 && c <= 122;
-    const more = end > from && ((c >= 48 && c <= 57) || tag.charCodeAt(end) === 45);
-    if (!letter && !more) break;
-    end++;
+  while (end < limit) {
+    const code = html.charCodeAt(end);
+    const c = code >= 65 && code <= 90 ? code | 0x20 : code;
+    if ((c >= 97 && c <= 122) || (end > from && ((c >= 48 && c <= 57) || c === 45))) end++;
+    else break;
   }
-  return tag.slice(from, end).toLowerCase();
+  return end;
 }
 
 export interface HtmlToTextOptions {
@@ -64,7 +63,6 @@ export interface HtmlToTextOptions {
 }
 
 export function htmlToText(html: string, { links = true, cellsAsLines = false }: HtmlToTextOptions = {}): string {
-  const lower = html.toLowerCase();
   const out: string[] = [];
   const anchors: { href: string | null; start: number }[] = [];
   let i = 0;
@@ -86,18 +84,23 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
       out.push(html.slice(lt));
       break;
     }
-    const tag = html.slice(lt + 1, gt);
     i = gt + 1;
-    const closing = tag.charCodeAt(0) === 47; /* / */
-    const name = tagName(tag, closing ? 1 : 0);
-    if (!name) {
+    // Work on indices: only the (short) tag name is sliced and case-folded.
+    const closing = html.charCodeAt(lt + 1) === 47; /* / */
+    const nameStart = closing ? lt + 2 : lt + 1;
+    const nameStop = nameEnd(html, nameStart, gt);
+    if (nameStop === nameStart) {
       // `<!doctype …>`, `<?xml …?>`, or a stray `<` followed by text.
-      if (!/^[!?]/.test(tag)) out.push(`<${tag}>`);
+      const first = html.charCodeAt(lt + 1);
+      if (first !== 33 /* ! */ && first !== 63 /* ? */) out.push(html.slice(lt, gt + 1));
       continue;
     }
+    const name = html.slice(nameStart, nameStop).toLowerCase();
     if (SKIPPED.has(name)) {
-      if (!closing && !tag.endsWith('/')) {
-        const end = lower.indexOf(`</${name}`, i);
+      if (!closing && html.charCodeAt(gt - 1) !== 47 /* self-closing */) {
+        const closer = new RegExp(`</${name}`, 'gi');
+        closer.lastIndex = i;
+        const end = closer.exec(html)?.index ?? -1;
         const endGt = end === -1 ? -1 : html.indexOf('>', end);
         i = endGt === -1 ? html.length : endGt + 1;
       }
@@ -105,7 +108,7 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
     }
     if (name === 'a' && links) {
       if (!closing) {
-        anchors.push({ href: hrefOf(tag), start: out.length });
+        anchors.push({ href: hrefOf(html.slice(lt + 1, gt)), start: out.length });
         continue;
       }
       const anchor = anchors.pop();
@@ -126,7 +129,8 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
     else if (CELL.has(name)) out.push(cellsAsLines ? BREAK : closing ? ' ' : '');
   }
 
-  return decodeEntities(out.join('').replace(/[ \t\r\n\f]+/g, ' '))
+  // Only runs that change are replaced: single spaces (most of them) are left alone.
+  return decodeEntities(out.join('').replace(/[\t\r\n\f][ \t\r\n\f]*| [ \t\r\n\f]+/g, ' '))
     .split(BREAK)
     .map((line) => line.trim())
     .join('\n')
