@@ -59,3 +59,17 @@ describe('EmailStore search', () => {
     expect(store.list({ teamId: 'team_a', subject: 'april' }, { offset: 0, limit: 10 }).total).toBe(0);
   });
 });
+
+describe('EmailStore search-only listing', () => {
+  it('pages newest first with the true total', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    store.insertMany([1, 2, 3, 4, 5, 6].map((id) => newEmail(id, 'team_a', id * 1000, { subject: id % 2 ? `Receipt ${id}` : `Other ${id}` })));
+    const page = (offset: number) => store.list({ teamId: 'team_a', search: 'receipt' }, { offset, limit: 2 });
+    expect(page(0)).toMatchObject({ total: 3, rows: [{ id: 5 }, { id: 3 }] });
+    expect(page(2)).toMatchObject({ total: 3, rows: [{ id: 1 }] });
+    expect(page(4)).toEqual({ total: 3, rows: [] });
+    store.deleteOne(3);
+    expect(page(0)).toMatchObject({ total: 2, rows: [{ id: 5 }, { id: 1 }] });
+    expect(store.list({ teamId: null, search: 'ei' }, { offset: 0, limit: 10 }).total).toBe(2);
+  });
+});

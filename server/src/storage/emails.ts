@@ -276,12 +276,28 @@ export class EmailStore {
   list(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } {
     const resolved = this.resolveDates(this.withoutRedundantTeam(filter));
     if (resolved === null) return { rows: [], total: 0 };
+    const searchOnly = searchOnlyCondition(resolved);
+    if (searchOnly) return this.listSearchOnly(searchOnly, page);
     const total = this.countFor(resolved);
     if (total === 0 || page.offset >= total) return { rows: [], total };
     const { where, params } = whereClause(resolved);
     // The offset is walked in the (covering) index; only the page's rows are read whole.
     const rows = this.cached(`SELECT * FROM emails WHERE id IN (SELECT id FROM emails ${where} ORDER BY id DESC LIMIT ? OFFSET ?) ORDER BY id DESC`)
       .all(...params, page.limit, page.offset) as EmailRow[];
+    return { rows, total };
+  }
+
+  /**
+   * A search with no other condition is answered by the search table alone: it holds one
+   * row per email (deleted together), so its count is the total, and it walks its rowids
+   * newest first lazily for the page, instead of joining every match back to emails.
+   */
+  private listSearchOnly(condition: { sql: string; params: unknown[] }, page: Page): { rows: EmailRow[]; total: number } {
+    const from = `FROM email_search WHERE ${condition.sql}`;
+    const total = this.cached(`SELECT COUNT(*) ${from}`).pluck().get(...condition.params) as number;
+    if (total === 0 || page.offset >= total) return { rows: [], total };
+    const rows = this.cached(`SELECT e.* FROM (SELECT rowid AS id ${from} ORDER BY rowid DESC LIMIT ? OFFSET ?) AS hit JOIN emails e ON e.id = hit.id ORDER BY e.id DESC`)
+      .all(...condition.params, page.limit, page.offset) as EmailRow[];
     return { rows, total };
   }
 
@@ -432,14 +448,22 @@ function searchableRecipients(email: NewEmail): string {
   return forms.join(' ');
 }
 
-/** FTS5 trigram needs 3 characters; shorter needles scan the search table with LIKE. */
+/** The search table's own condition when `search` is the filter's only condition. */
+function searchOnlyCondition(filter: EmailFilter): { sql: string; params: unknown[] } | null {
+  const { search, teamId, ...rest } = filter;
+  if (search === undefined || teamId !== null) return null;
+  if (Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) return null;
+  return searchCondition(search);
+}
+
+/** A condition on the search table. FTS5 trigram needs 3 characters; shorter needles scan it with LIKE. */
 function searchCondition(search: string): { sql: string; params: unknown[] } {
   if ([...search].length >= 3) {
-    return { sql: 'id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', params: [`"${search.replace(/"/g, '""')}"`] };
+    return { sql: 'email_search MATCH ?', params: [`"${search.replace(/"/g, '""')}"`] };
   }
   const like = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return {
-    sql: "id IN (SELECT rowid FROM email_search WHERE subject LIKE ? ESCAPE '\\' OR recipients LIKE ? ESCAPE '\\' OR sender LIKE ? ESCAPE '\\')",
+    sql: "(subject LIKE ? ESCAPE '\\' OR recipients LIKE ? ESCAPE '\\' OR sender LIKE ? ESCAPE '\\')",
     params: [like, like, like],
   };
 }
@@ -468,7 +492,7 @@ function whereClause(filter: EmailFilter): { where: string; params: unknown[] } 
   }
   if (filter.search) {
     const { sql, params: p } = searchCondition(filter.search);
-    add(sql, ...p);
+    add(`id IN (SELECT rowid FROM email_search WHERE ${sql})`, ...p);
   }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
