@@ -73,3 +73,16 @@ describe('EmailStore search-only listing', () => {
     expect(store.list({ teamId: null, search: 'ei' }, { offset: 0, limit: 10 }).total).toBe(2);
   });
 });
+
+describe('EmailStore short needles (below the trigram length)', () => {
+  it('matches one- and two-character searches and column filters', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    store.insertMany([newEmail(1, 'team_a', 1_000, { subject: 'Ok' }), newEmail(2, 'team_a', 2_000), newEmail(3, 'team_b', 3_000, { subject: 'Ok too' })]);
+    const ids = (filter: Parameters<EmailStore['list']>[0]) => store.list(filter, { offset: 0, limit: 10 }).rows.map((r) => r.id);
+    expect(ids({ teamId: 'team_a', search: 'ok' })).toEqual([1]);
+    expect(ids({ teamId: null, search: 'OK' })).toEqual([3, 1]);
+    expect(ids({ teamId: 'team_a', to: 'u2' })).toEqual([2]);
+    expect(ids({ teamId: 'team_a', subject: 'k' })).toEqual([1]);
+    expect(ids({ teamId: 'team_a', search: '%' })).toEqual([]);
+  });
+});
