@@ -74,6 +74,9 @@ describe('GET /v1/emails', () => {
     expect(subjects(await list('?search=security@acme'))).toEqual(['Reset your password']);
     expect(subjects(await list('?search=%2342'))).toEqual(['Invoice #42']);
     expect(subjects(await list('?search=zz'))).toEqual([]);
+    // NUL ends FTS5's query string early: it must not turn a search into a 500.
+    expect((await list('?search=inv%00oice')).status).toBe(200);
+    expect((await list('?search=%00%00%00')).status).toBe(200);
   });
 
   it('filters by dates (inclusive; a bare date is the whole UTC day) and api_key_id, combined with others', async () => {

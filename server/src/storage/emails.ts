@@ -465,9 +465,12 @@ interface SearchCondition {
   params: unknown[];
 }
 
+/** An FTS5 phrase: quotes doubled; NUL removed, since it ends FTS5's query string early. */
+const ftsPhrase = (value: string) => `"${value.replace(/\u0000/g, '').replace(/"/g, '""')}"`;
+
 function searchCondition(search: string): SearchCondition {
   if ([...search].length >= 3) {
-    return { table: 'email_search', id: 'rowid', sql: 'email_search MATCH ?', params: [`"${search.replace(/"/g, '""')}"`] };
+    return { table: 'email_search', id: 'rowid', sql: 'email_search MATCH ?', params: [ftsPhrase(search)] };
   }
   // Below 3 characters the trigram index cannot help. Scanning FTS5's own content table
   // (its documented `_content` shadow table: id, c0 subject, c1 recipients, c2 sender)
@@ -501,7 +504,7 @@ function whereClause(filter: EmailFilter): { where: string; params: unknown[] } 
   // Column filters: FTS column syntax, or (below 3 characters) the content table's c0/c1/c2.
   for (const [column, content, value] of [['sender', 'c2', filter.from], ['recipients', 'c1', filter.to], ['subject', 'c0', filter.subject]] as const) {
     if (!value) continue;
-    if ([...value].length >= 3) add('id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', `${column} : "${value.replace(/"/g, '""')}"`);
+    if ([...value].length >= 3) add('id IN (SELECT rowid FROM email_search WHERE email_search MATCH ?)', `${column} : ${ftsPhrase(value)}`);
     else add(`id IN (SELECT id FROM email_search_content WHERE ${content} LIKE ? ESCAPE '\\')`, `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
   }
   if (filter.search) {
