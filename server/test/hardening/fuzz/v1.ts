@@ -218,7 +218,9 @@ const oneEmailInvalid = (suffix: string) => (ctx: FuzzContext): fc.Arbitrary<Bas
 
 // --- domains -------------------------------------------------------------------------
 
-const unusedDomain = fc.tuple(validDomain, fc.nat()).map(([d, n]) => `fz${n}-${d}`.replace(/-\./, '.'));
+// A counter keeps generated names unique across a long run (fc.nat() repeats).
+let unusedDomains = 0;
+const unusedDomain = fc.tuple(validDomain, fc.nat()).map(([d, n]) => `fz${n}-${unusedDomains++}-${d}`.replace(/-\./, '.'));
 const idnDomain = fc.constantFrom('bücher.example', 'MÜNCHEN.test', 'xn--bcher-kva.example', 'пример.испытание', '例え.テスト');
 const invalidDomain = fc.oneof(
   fc.constantFrom('', ' ', 'nodot', '.', '..', 'a..b', '-a.com', 'a-.com', 'a.-b.com', 'a_b.com', 'a b.com', '1.2.3.4', 'a.123', `${'l'.repeat(64)}.com`, `${'a.'.repeat(127)}com`, 'a.com/x', 'a.com:80', '*.a.com', 'a.com\u0000', 'exa\nmple.com'),
