@@ -16,7 +16,7 @@ import { sandboxEndpoints } from './fuzz/sandbox.js';
  * `npm test` runs a fast subset; `node scripts/fuzz.mjs --runs 10000` runs the long one
  * (FUZZ_RUNS, FUZZ_SEED, FUZZ_ONLY, FUZZ_REPORT are how the script drives this file).
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 const SEED = Number(process.env.FUZZ_SEED ?? 20260101);
 const ONLY = process.env.FUZZ_ONLY;
 const REPORT = process.env.FUZZ_REPORT;
@@ -65,7 +65,7 @@ afterAll(() => {
 
 function run(spec: EndpointSpec, ctx: FuzzContext, client: ReturnType<typeof httpClient>, name: string): Promise<EndpointReport> {
   const expensive = EXPENSIVE.has(name);
-  const runs = expensive && !LONG ? Math.min(RUNS, 15) : RUNS;
+  const runs = expensive && !LONG ? Math.min(RUNS, 6) : RUNS;
   const weights = expensive && LONG ? { valid: 4, invalid: 52, transport: 44 } : undefined;
   return fuzzEndpoint(spec, ctx, client, { runs, seed: SEED, weights });
 }
