@@ -86,18 +86,27 @@ describe('the sendbox command', () => {
     const body = JSON.stringify({ to: 'inflight@example.com', subject: 'in flight', body: 'x'.repeat(2000) });
     const url = new URL(`${r.httpUrl}/v1/send`);
     const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+      // Expect: 100-continue makes the server answer once it holds the request: only then is
+      // the request in flight (a connection without one is idle and rightly closed at once).
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), Expect: '100-continue' } }, (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
         res.on('end', () => resolve({ status: res.statusCode!, body: text }));
       });
       req.on('error', reject);
-      // Half the body now: the request is in flight when the signal arrives.
-      req.write(body.slice(0, 1000));
-      setImmediate(() => {
+      req.on('continue', () => {
+        let logged = '';
+        const onLog = (chunk: Buffer) => {
+          logged += chunk;
+          if (!logged.includes('SIGTERM')) return;
+          r.child.stderr!.off('data', onLog);
+          // The body arrives after shutdown has begun.
+          req.end(body);
+        };
+        r.child.stderr!.on('data', onLog);
         r.child.kill('SIGTERM');
-        r.child.stderr!.once('data', () => req.end(body.slice(1000)));
       });
+      req.flushHeaders();
     });
     const result = await response;
     expect(result.status).toBe(200);
