@@ -108,6 +108,7 @@ export async function fuzzEndpoint(spec: EndpointSpec, ctx: FuzzContext, client:
   await fc.assert(
     fc.asyncProperty(caseArbitrary(spec, ctx, options.weights), async (c) => {
       report.runs++;
+      if (spec.housekeeping && report.runs % 250 === 0) await spec.housekeeping(ctx);
       let request = c;
       if (c.prepare) {
         const prepared = await c.prepare(ctx);

@@ -144,6 +144,14 @@ const webhookUrl = fc.constantFrom('http://127.0.0.1:9/hook', 'http://localhost:
 const webhookEvents = fc.subarray(['email.*', 'domain.*', 'email.bounced', 'email.delivered', 'domain.success', 'email.opened'], { minLength: 1 });
 const validWebhook = fc.record({ url: webhookUrl, secret: lineText(100).filter((s) => s.length > 0), events: webhookEvents }, { requiredKeys: ['url'] });
 
+const clearRules = async (ctx: FuzzContext) => {
+  await ctx.api('/sandbox/rules', { method: 'DELETE' });
+};
+const clearWebhooks = async (ctx: FuzzContext) => {
+  const list = await ctx.api('/sandbox/webhooks');
+  for (const hook of list.body.data as { id: string }[]) await ctx.api(`/sandbox/webhooks/${hook.id}`, { method: 'DELETE' });
+};
+
 async function freshWebhook(ctx: FuzzContext): Promise<string> {
   const res = await ctx.api('/sandbox/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/fresh' } });
   return res.body.data.id;
@@ -244,6 +252,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
     api: 'sandbox',
     group: 'control',
     body: 'required',
+    housekeeping: clearRules,
     valid: () => validRule.map((json) => ({ method: 'POST', path: '/sandbox/rules', json, expect: [201], kind: `valid:${Object.keys(json.action as object)[0]}` })),
     invalid: () =>
       fc.tuple(validRule, ruleBreakers).map(([rule, [field, breakIt]]) => {
@@ -258,6 +267,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
     name: 'GET|DELETE /sandbox/rules/{id}',
     api: 'sandbox',
     group: 'control',
+    housekeeping: clearRules,
     body: 'optional',
     valid: () =>
       fc.constantFrom('GET', 'DELETE').map((method) => ({
@@ -298,6 +308,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
     api: 'sandbox',
     group: 'control',
     body: 'required',
+    housekeeping: clearWebhooks,
     valid: () => validWebhook.map((json) => ({ method: 'POST', path: '/sandbox/webhooks', json, expect: [201], kind: 'valid' })),
     invalid: () =>
       fc.oneof(
@@ -312,6 +323,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
     name: 'GET|DELETE /sandbox/webhooks/{id}',
     api: 'sandbox',
     group: 'control',
+    housekeeping: clearWebhooks,
     body: 'optional',
     valid: () => fc.constantFrom('GET', 'DELETE').map((method) => ({ method, path: '/sandbox/webhooks/pending', expect: [200], kind: `fresh:${method}`, prepare: async (ctx) => ({ path: `/sandbox/webhooks/${await freshWebhook(ctx)}` }) })),
     invalid: () => fc.tuple(fc.constantFrom('GET', 'DELETE'), nastyId).map(([method, id]) => ({ method, path: `/sandbox/webhooks/${id}`, expect: [400, 404], kind: 'unknown-id' })),
@@ -320,6 +332,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
     name: 'GET /sandbox/webhooks/{id}/attempts',
     api: 'sandbox',
     group: 'control',
+    housekeeping: clearWebhooks,
     body: 'none',
     valid: () => fc.option(fc.integer({ min: 1, max: 1000 }).map(String), { nil: undefined }).map((limit) => ({ method: 'GET', path: '/sandbox/webhooks/pending/attempts', expect: [200], kind: 'fresh', prepare: async (ctx) => ({ path: `/sandbox/webhooks/${await freshWebhook(ctx)}/attempts${limit ? `?limit=${limit}` : ''}` }) })),
     invalid: () =>

@@ -53,6 +53,8 @@ export interface EndpointSpec {
   body: 'required' | 'optional' | 'none';
   valid(ctx: FuzzContext): fc.Arbitrary<Base>;
   invalid?(ctx: FuzzContext): fc.Arbitrary<Base>;
+  /** Runs every few hundred requests: clears what the valid requests pile up (rules, webhooks). */
+  housekeeping?(ctx: FuzzContext): Promise<void>;
 }
 
 /** Percent-encoding that survives lone surrogates (a URL carries bytes: they become U+FFFD). */
