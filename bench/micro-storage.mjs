@@ -59,6 +59,7 @@ try {
     time(`EmailStore.insertMany, batches of ${BATCH}`, () => {
       for (let i = 0; i < N; i += BATCH) store.insertMany(Array.from({ length: Math.min(BATCH, N - i) }, (_, k) => email(i + k + 1)));
     });
+    time('EmailStore.indexSearch, behind ingest (up to 2000 per transaction)', () => store.indexSearch());
     time('EmailStore.insertMany, one email per transaction', () => {
       for (let i = 0; i < N; i++) store.insertMany([email(N + i + 1)]);
     });

@@ -13,7 +13,7 @@ import { webRouter } from './routes/web.js';
 import { inboxGuards } from './sandbox/guards.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
-const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
+export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
 
 /** The composition root of the HTTP surface: one router per resource, the error middleware last. */
 export function createApp(services: Services): Express {

@@ -3,7 +3,8 @@ import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Express } from 'express';
 import { envName, type Config } from './config.js';
 import type { Services } from './context.js';
-import { createApp } from './app.js';
+import { createApp, JSON_LIMIT_BYTES } from './app.js';
+import { withSendFastPath } from './http/send-fast-path.js';
 import { openDatabase, metaValue, randomSecret } from './storage/db.js';
 import { EmailStore } from './storage/emails.js';
 import { DomainStore } from './storage/domains.js';
@@ -103,7 +104,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     app,
     async listen() {
       // Tests shorten the timeouts to watch slow clients being cut.
-      http = createServer({ ...HTTP_TIMEOUTS, ...overrides.httpTimeouts }, app);
+      http = createServer({ ...HTTP_TIMEOUTS, ...overrides.httpTimeouts }, withSendFastPath(services, JSON_LIMIT_BYTES, app));
       http.on('clientError', answerClientError);
       const httpPort = await listenOn(http, config.host, config.port, 'port');
       try {

@@ -24,7 +24,11 @@ export function requireJsonObject(req: Request): Record<string, unknown> {
   if (!req.is('application/json')) {
     throw new ApiError(415, 'Body must be JSON: send Content-Type: application/json');
   }
-  const body: unknown = req.body;
+  return asJsonObject(req.body);
+}
+
+/** A parsed JSON body as an object; 400 for arrays, null and primitives. */
+export function asJsonObject(body: unknown): Record<string, unknown> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'Body must be a JSON object');
   }

@@ -56,20 +56,23 @@ export function errorBody(error: ApiError, isSend: boolean): ErrorBody {
   return body;
 }
 
+/** Anything thrown while answering, as the ApiError to answer with; unexpected ones are logged as 500s. */
+export function toApiError(err: unknown, logger: Logger, what: string): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err && typeof err === 'object') {
+    const known = fromBodyParser(err);
+    if (known) return known;
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) return new ApiError(status, 'Bad request');
+  }
+  logger.error(`${what} failed`, err);
+  return new ApiError(500, 'Internal error; it has been logged');
+}
+
 /** Registered last: Express only runs error middleware added after the routes. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    let apiError: ApiError;
-    if (err instanceof ApiError) {
-      apiError = err;
-    } else if (err && typeof err === 'object' && (fromBodyParser(err) ?? null)) {
-      apiError = fromBodyParser(err)!;
-    } else if (err && typeof err === 'object' && typeof err.status === 'number' && err.status >= 400 && err.status < 500) {
-      apiError = new ApiError(err.status, 'Bad request');
-    } else {
-      logger.error(`${req.method} ${req.originalUrl} failed`, err);
-      apiError = new ApiError(500, 'Internal error; it has been logged');
-    }
+    const apiError = toApiError(err, logger, `${req.method} ${req.originalUrl}`);
     if (res.headersSent) {
       res.destroy();
       return;

@@ -7,11 +7,16 @@ import type { RequestHandler } from 'express';
  * JSON or .eml answer opened as a page can run nothing. The inbox page replaces the
  * CSP with its own (`inboxCsp`); attachment downloads with a sandboxing one.
  */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'",
+};
+const SECURITY_HEADER_LIST = Object.entries(SECURITY_HEADERS);
+
 export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
-  res.setHeader('X-Frame-Options', 'DENY');
-  res.setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
+  for (const [name, value] of SECURITY_HEADER_LIST) res.setHeader(name, value);
   next();
 };
 

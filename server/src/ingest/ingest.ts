@@ -59,11 +59,16 @@ export interface IngestOptions {
   outcomeSources: () => OutcomeSource[];
 }
 
+// A quarter second of sends is indexed together; a catch-up never holds a query long.
+const INDEX_DELAY_MS = 250;
+const INDEX_CHUNK = 2000;
+
 export class Ingest {
   private nextId: number;
   private count: number;
   private lastCreatedAt: number;
   private readonly batcher: WriteBatcher<NewEmail>;
+  private indexTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly options: IngestOptions) {
     this.nextId = options.store.maxId() + 1;
@@ -116,9 +121,28 @@ export class Ingest {
     return { internalId, id, messageId };
   }
 
-  /** Writes whatever is pending now; used at shutdown. */
+  /** Writes whatever is pending now; used at shutdown (search rows are caught up at the next start). */
   flush(): void {
     this.batcher.flush();
+    if (this.indexTimer) clearTimeout(this.indexTimer);
+    this.indexTimer = null;
+  }
+
+  /**
+   * Search rows are written in the background, a few hundred at a time (EmailStore.indexSearch):
+   * a query that needs them catches up itself, so this only keeps that catch-up short.
+   */
+  private indexSearchSoon(): void {
+    if (this.indexTimer) return;
+    this.indexTimer = setTimeout(() => {
+      this.indexTimer = null;
+      try {
+        if (this.options.store.indexSearch(INDEX_CHUNK) > 0) this.indexSearchSoon();
+      } catch (error) {
+        this.options.logger.error('search indexing failed', error);
+      }
+    }, INDEX_DELAY_MS);
+    this.indexTimer.unref();
   }
 
   /** One entry per distinct address (compared case-insensitively), to before cc before bcc. */
@@ -162,6 +186,7 @@ export class Ingest {
       for (const r of email.recipients) earliest = Math.min(earliest, r.dueAt);
     }
     if (earliest < Infinity) lifecycle.schedule(earliest);
+    this.indexSearchSoon();
     if (this.count > maxEmails) {
       try {
         const pruned = store.pruneTo(maxEmails);

@@ -18,6 +18,11 @@ export function openDatabase(path: string, logger?: Logger): Db {
   db.pragma('foreign_keys = OFF');
   db.pragma('temp_store = MEMORY');
   db.pragma('cache_size = -32000');
+  // Checkpoint every ~40 MB of WAL instead of 4 MB: the index pages that every send
+  // rewrites are copied back once per checkpoint, so fewer checkpoints cost less in all
+  // (~15-20% of a /v1/send under load, bench/profile-send.mjs). Recovery after a crash
+  // replays at most that much.
+  db.pragma('wal_autocheckpoint = 10000');
   migrate(db, logger);
   return db;
 }

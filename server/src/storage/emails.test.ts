@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from './db.js';
 import { EmailStore, type NewEmail } from './emails.js';
@@ -57,6 +60,44 @@ describe('EmailStore search', () => {
     expect(search('team_a', 'invoice')).toMatchObject({ total: 1, rows: [{ id: 2 }] });
     expect(search('team_b', 'invoice')).toMatchObject({ total: 1, rows: [{ id: 3 }] });
     expect(store.list({ teamId: 'team_a', subject: 'april' }, { offset: 0, limit: 10 }).total).toBe(0);
+  });
+});
+
+describe('EmailStore search rows written behind ingest', () => {
+  it('answers a search right after an insert, and catches up after a restart on the same file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sendbox-index-'));
+    try {
+      const path = join(dir, 'db.sqlite');
+      const db = openDatabase(path);
+      const store = new EmailStore(db);
+      store.insertMany([newEmail(1, 'team_a', 1_000, { subject: 'Receipt one' }), newEmail(2, 'team_a', 2_000, { subject: 'Receipt two' })]);
+      // Nothing indexed yet: the query itself catches up.
+      expect(db.prepare('SELECT COUNT(*) FROM email_search').pluck().get()).toBe(0);
+      expect(store.list({ teamId: null, search: 'receipt' }, { offset: 0, limit: 10 }).total).toBe(2);
+      // An email inserted and never indexed (a crash before the background indexer ran)...
+      store.insertMany([newEmail(3, 'team_a', 3_000, { subject: 'Receipt three' })]);
+      // ...and the highest indexed email deleted, so the restart's high-water mark is too low.
+      store.deleteOne(2);
+      db.close();
+      const reopened = new EmailStore(openDatabase(path));
+      expect(reopened.list({ teamId: null, search: 'receipt' }, { offset: 0, limit: 10 }).rows.map((r) => r.id)).toEqual([3, 1]);
+      expect(reopened.list({ teamId: 'team_a', to: 'u3@' }, { offset: 0, limit: 10 }).total).toBe(1);
+      expect(reopened.indexSearch()).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('indexes SMTP envelope recipients that no header names (bcc)', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    store.insertMany([newEmail(1, 'team_a', 1_000, {
+      recipients: [
+        { address: 'u1@example.com', type: 'to', outcome: 'delivered', code: null, response: null, delayMs: 0, decidedBy: 'default', dueAt: 1_000 },
+        { address: 'hidden@example.org', type: 'bcc', outcome: 'delivered', code: null, response: null, delayMs: 0, decidedBy: 'default', dueAt: 1_000 },
+      ],
+    })]);
+    expect(store.indexSearch()).toBe(0);
+    expect(store.list({ teamId: null, search: 'hidden@' }, { offset: 0, limit: 10 }).total).toBe(1);
   });
 });
 

@@ -155,6 +155,9 @@ export class EmailStore {
   private readonly insertLogStmt;
   private readonly insertProcessingLog;
   private readonly insertSearch;
+  private readonly selectUnindexed;
+  /** Every email up to this id has its search row (see indexSearch). */
+  private searchIndexedTo: number;
   private readonly selectEmail;
   private readonly selectBody;
   private readonly selectRecipients;
@@ -181,7 +184,13 @@ export class EmailStore {
       VALUES (@emailId, @recipient, @recipientType, @status, @code, @response, @mxHostname, @time, @queuedAt)`);
     this.insertProcessingLog = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
       VALUES (?, ?, ?, 'processing', '', '', '', ?, NULL)`);
-    this.insertSearch = db.prepare('INSERT INTO email_search (rowid, subject, recipients, sender) VALUES (?, ?, ?, ?)');
+    // OR REPLACE: at start the high-water mark is the largest indexed rowid, which can be
+    // below rows already indexed when that email was deleted; re-indexing them is harmless.
+    this.insertSearch = db.prepare('INSERT OR REPLACE INTO email_search (rowid, subject, recipients, sender) VALUES (?, ?, ?, ?)');
+    this.selectUnindexed = db.prepare(`SELECT e.id, e.subject, e.metadata, e.from_name, e.from_address,
+        (SELECT group_concat(address, char(10)) FROM recipients r WHERE r.email_id = e.id) AS addresses
+      FROM emails e WHERE e.id > ? ORDER BY e.id LIMIT ?`);
+    this.searchIndexedTo = (db.prepare('SELECT MAX(rowid) FROM email_search').pluck().get() as number | null) ?? 0;
     this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
     this.selectBody = db.prepare('SELECT text, html, raw FROM email_bodies WHERE email_id = ?');
     this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
@@ -199,7 +208,12 @@ export class EmailStore {
     this.countStmt = db.prepare('SELECT COUNT(*) FROM emails').pluck();
   }
 
-  /** Inserts a batch of emails (rows, bodies, recipients, processing logs, search) in one transaction. */
+  /**
+   * Inserts a batch of emails (rows, bodies, recipients, processing logs) in one transaction.
+   * Their search rows are written later by indexSearch: FTS5 writes a segment per
+   * transaction, so indexing hundreds at once costs half as much per email, and the send
+   * does not wait for it. Every query that reads the search table catches up first.
+   */
   insertMany(emails: NewEmail[]): void {
     this.db.transaction(() => {
       for (const email of emails) {
@@ -213,9 +227,33 @@ export class EmailStore {
           this.insertRecipient.run(email.id, idx, r.address, r.type, r.outcome, r.code, r.response, r.delayMs, r.decidedBy, r.dueAt);
           this.insertProcessingLog.run(email.id, r.address, r.type, time);
         });
-        this.insertSearch.run(email.id, email.subject, searchableRecipients(email), `${email.fromName} ${email.fromAddress}`);
       }
     })();
+  }
+
+  /** Writes the search rows of up to `limit` emails not yet indexed; returns how many remain possible (0: caught up). */
+  indexSearch(limit = Infinity): number {
+    let indexed = 0;
+    while (indexed < limit) {
+      const chunk = Math.min(limit - indexed, 2000);
+      const rows = this.selectUnindexed.all(this.searchIndexedTo, chunk) as UnindexedRow[];
+      if (rows.length === 0) return 0;
+      this.db.transaction(() => {
+        for (const row of rows) {
+          const metadata = JSON.parse(row.metadata) as StoredMetadata;
+          this.insertSearch.run(row.id, row.subject, searchableRecipients(metadata, row.addresses?.split('\n') ?? []), `${row.from_name} ${row.from_address}`);
+        }
+      })();
+      this.searchIndexedTo = rows[rows.length - 1].id;
+      indexed += rows.length;
+      if (rows.length < chunk) return 0;
+    }
+    return 1;
+  }
+
+  /** Before a query that reads the search table: index whatever ingest wrote since. */
+  private searchReady(filter: EmailFilter): void {
+    if (filter.search !== undefined || filter.from !== undefined || filter.to !== undefined || filter.subject !== undefined) this.indexSearch();
   }
 
   get(id: number): EmailRow | undefined {
@@ -274,6 +312,7 @@ export class EmailStore {
   }
 
   list(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } {
+    this.searchReady(filter);
     const resolved = this.resolveDates(this.withoutRedundantTeam(filter));
     if (resolved === null) return { rows: [], total: 0 };
     const searchOnly = searchOnlyCondition(resolved);
@@ -369,6 +408,7 @@ export class EmailStore {
 
   /** Oldest first: used by wait, which answers with the earliest matches. */
   listAscending(filter: EmailFilter, limit: number): EmailRow[] {
+    this.searchReady(filter);
     const resolved = this.resolveDates(filter);
     if (resolved === null) return [];
     const { where, params } = whereClause(resolved);
@@ -376,6 +416,7 @@ export class EmailStore {
   }
 
   countMatching(filter: EmailFilter): number {
+    this.searchReady(filter);
     const resolved = this.resolveDates(this.withoutRedundantTeam(filter));
     return resolved === null ? 0 : this.countFor(resolved);
   }
@@ -440,12 +481,21 @@ export class EmailStore {
  * The recipients' text for search: every display form once (it contains the address),
  * plus bare addresses not already in one. Fewer characters, fewer trigrams to index.
  */
-function searchableRecipients(email: NewEmail): string {
-  const { to, cc, bcc } = email.metadata;
+function searchableRecipients(metadata: StoredMetadata, addresses: string[]): string {
+  const { to, cc, bcc } = metadata;
   const forms = [...new Set([...to, ...(cc ?? []), ...(bcc ?? [])])];
   const joined = forms.join(' ').toLowerCase();
-  for (const r of email.recipients) if (!joined.includes(r.address.toLowerCase())) forms.push(r.address);
+  for (const address of addresses) if (!joined.includes(address.toLowerCase())) forms.push(address);
   return forms.join(' ');
+}
+
+interface UnindexedRow {
+  id: number;
+  subject: string;
+  metadata: string;
+  from_name: string;
+  from_address: string;
+  addresses: string | null;
 }
 
 /** The search table's own condition when `search` is the filter's only condition. */
