@@ -43,7 +43,7 @@ if (values.render) {
 }
 const sections = values.sections.split(',').map((s) => s.trim()).filter(Boolean);
 for (const s of sections) if (!ALL.includes(s)) throw new Error(`unknown section ${s}; choose from ${ALL.join(', ')}`);
-if (!existsSync(join(ROOT, 'dist', 'server', 'src', 'main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
+if (!existsSync(join(ROOT, 'dist', 'sendbox.mjs'))) throw new Error('dist/ is missing: run `npm run build` first (npm run bench does)');
 
 const t0 = performance.now();
 const log = (line) => process.stderr.write(`[bench ${((performance.now() - t0) / 1000).toFixed(0).padStart(4)} s] ${line}\n`);

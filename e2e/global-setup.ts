@@ -12,7 +12,7 @@ const READY = /sendbox ready\s+(http:\/\/\S+)\s+smtp:\/\/[^:\s]+:(\d+)/;
  */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   if (process.env.SENDBOX_URL) return async () => {};
-  const main = process.env.SENDBOX_MAIN ?? 'dist/server/src/main.js';
+  const main = process.env.SENDBOX_MAIN ?? 'dist/sendbox.mjs';
   for (const built of [main, 'web/dist/index.html']) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run npm run build first (npm test does it for you)`);
   }

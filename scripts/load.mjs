@@ -34,7 +34,7 @@ const { values } = parseArgs({
   },
 });
 if (values.help) {
-  console.log('usage: node scripts/load.mjs [--duration 60] [--clients 200] [--think-ms 200] [--max-emails 2000] [--smtp-timeout-ms 15000] [--json report.json] [--main dist/server/src/main.js]');
+  console.log('usage: node scripts/load.mjs [--duration 60] [--clients 200] [--think-ms 200] [--max-emails 2000] [--smtp-timeout-ms 15000] [--json report.json] [--main dist/sendbox.mjs]');
   process.exit(0);
 }
 const DURATION_MS = Number(values.duration) * 1000;
@@ -47,7 +47,7 @@ const THINK_MS = Number(values['think-ms']);
 // What the built server uses (server/src/http/client-errors.ts HTTP_TIMEOUTS).
 const HEADERS_TIMEOUT_MS = 20_000;
 const KEEP_ALIVE_TIMEOUT_MS = 5_000;
-const MAIN = values.main ?? join(root, 'dist', 'server', 'src', 'main.js');
+const MAIN = values.main ?? join(root, 'dist', 'sendbox.mjs');
 if (!existsSync(MAIN)) {
   console.error(`${MAIN} is missing: run npm run build:server first`);
   process.exit(2);

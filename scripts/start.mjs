@@ -25,10 +25,10 @@ function newest(...dirs) {
 }
 
 const mtime = (file) => (existsSync(file) ? statSync(file).mtimeMs : 0);
-const serverEntry = 'dist/server/src/main.js';
+const serverEntry = 'dist/sendbox.mjs';
 if (mtime(serverEntry) < newest('server/src', 'shared', 'client')) {
   console.error('building the server…');
-  execSync('npx tsc -p tsconfig.build.json', { stdio: 'inherit' });
+  execSync('npm run --silent build:server', { stdio: 'inherit' });
 }
 if (existsSync('web/index.html') && mtime('web/dist/index.html') < newest('web/src', 'web/index.html', 'shared')) {
   console.error('building the inbox…');

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { startNode, freePort } from './proc.mjs';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const SENDBOX_MAIN = join(ROOT, 'dist', 'server', 'src', 'main.js');
+const SENDBOX_MAIN = join(ROOT, 'dist', 'sendbox.mjs');
 const READY = /^sendbox ready\s+http:\/\/127\.0\.0\.1:(\d+)\s+smtp:\/\/127\.0\.0\.1:(\d+)\s+db\s+(.+)$/;
 
 /** sendbox from the built code, on port 0, with the given database file. */

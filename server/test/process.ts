@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 
 export const ROOT = join(import.meta.dirname, '..', '..');
-export const MAIN = join(ROOT, 'dist', 'server', 'src', 'main.js');
+export const MAIN = join(ROOT, 'dist', 'sendbox.mjs');
 
 export interface Running {
   child: ChildProcess;

@@ -9,8 +9,8 @@ import { inboxCsp } from '../http/security-headers.js';
 export function webRouter(_services: Services): Router {
   const router = Router();
   const here = dirname(fileURLToPath(import.meta.url));
-  // From server/src/routes (tsx) or dist/server/src/routes (built) up to the repository root.
-  const candidates = [resolve(here, '../../../web/dist'), resolve(here, '../../../../web/dist')];
+  // From server/src/routes (sources), dist/server/src/routes (tsc) or dist (the bundle) up to the repository root.
+  const candidates = [resolve(here, '../../../web/dist'), resolve(here, '../../../../web/dist'), resolve(here, '../web/dist')];
   const root = candidates.find((dir) => existsSync(join(dir, 'index.html')));
   if (!root) {
     router.get('/', (_req, res) => {

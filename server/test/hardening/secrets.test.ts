@@ -124,7 +124,7 @@ describe('secrets stay secret', () => {
     expect(hints.sort()).toEqual(['1111', '2222', '4444'].map((h) => expect.stringContaining(h)));
 
     // Built inbox assets are static: no key can be in them, but check what is served.
-    const webDist = join(MAIN, '..', '..', '..', '..', 'web', 'dist', 'assets');
+    const webDist = join(MAIN, '..', '..', 'web', 'dist', 'assets');
     if (existsSync(webDist)) for (const f of readdirSync(webDist)) seen.add(`web/dist/assets/${f}`, readFileSync(join(webDist, f), 'utf8'));
 
     server.child.kill('SIGTERM');
