@@ -56,12 +56,18 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     delayMs: config.delayMs,
     onChanged: (changes) => {
       if (events.listenerCount === 0) return;
-      for (const emailId of new Set(changes.map((c) => c.emailId))) {
+      const byEmail = new Map<number, typeof changes>();
+      for (const change of changes) {
+        const list = byEmail.get(change.emailId);
+        if (list) list.push(change);
+        else byEmail.set(change.emailId, [change]);
+      }
+      for (const [emailId, emailChanges] of byEmail) {
         const row = emails.get(emailId);
         if (!row) continue;
         // One event per recipient change: webhooks send each recipient's state (CONTRACT §6).
         const data = presentEmail(row, ids, null);
-        for (const change of changes.filter((c) => c.emailId === emailId)) events.publish({ type: 'email.updated', data, change: { kind: 'state', recipient: change.recipient, state: change.state } });
+        for (const change of emailChanges) events.publish({ type: 'email.updated', data, change: { kind: 'state', recipient: change.recipient, state: change.state } });
       }
     },
   });

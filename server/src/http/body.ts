@@ -5,14 +5,16 @@ import { ApiError } from './errors.js';
  * express.json, except that a body whose declared Content-Length is over the limit is
  * refused at once: body-parser would first read the whole upload (discarding it) and
  * only then answer 413, so a client streaming 100 MiB slowly held the request open.
- * `Connection: close` ends the socket after the answer instead of draining the rest.
+ * The connection is not closed after the answer: closing a socket with unread data in
+ * it makes the kernel send a reset, which can destroy the 413 still on its way (seen
+ * under load). Node discards the rest of the body as it comes, without keeping it,
+ * and requestTimeout cuts a client that keeps trickling it.
  */
 export function jsonParser(limitBytes: number): RequestHandler {
   const parse = express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
   return (req, res, next) => {
     const declared = Number(req.headers['content-length']);
     if (declared > limitBytes) {
-      res.setHeader('Connection', 'close');
       return next(new ApiError(413, `Request body is ${declared} bytes, over the ${Math.round(limitBytes / 1024 / 1024)} MiB limit`));
     }
     parse(req, res, next);

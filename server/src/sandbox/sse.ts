@@ -17,6 +17,18 @@ const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
 /** Every event names its team; clearing all teams names none. */
 const teamOf = (event: SendboxEvent): string | null => event.data.team_id;
 
+// One serialization per event, however many streams carry it.
+const frames = new WeakMap<SendboxEvent, string>();
+function frameOf(event: SendboxEvent): string {
+  let frame = frames.get(event);
+  if (frame === undefined) {
+    const payload = 'change' in event && event.change ? { type: event.type, data: event.data, change: event.change } : { type: event.type, data: event.data };
+    frame = `event: ${event.type}\ndata: ${JSON.stringify(payload)}\n\n`;
+    frames.set(event, frame);
+  }
+  return frame;
+}
+
 export function sandboxEventsRouter(services: Services): Router {
   const router = Router();
   const { events, stopping } = services;
@@ -32,16 +44,25 @@ export function sandboxEventsRouter(services: Services): Router {
     res.flushHeaders();
     res.write('retry: 2000\n: connected\n\n');
 
+    // Writes made in one turn of the event loop (a lifecycle tick announces hundreds of
+    // changes at once) leave in one syscall: corked now, uncorked on the next tick.
+    let corked = false;
     const write = (chunk: string) => {
       if (res.writableLength > MAX_BUFFERED_BYTES) return end();
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(() => {
+          corked = false;
+          res.uncork();
+        });
+      }
       res.write(chunk);
     };
     const unsubscribe = events.subscribe((event) => {
       const team = teamOf(event);
       if (teamId !== null && team !== null && team !== teamId) return;
-      // `change` (what moved: a recipient's state, an open, a click, read) lets the inbox update in place.
-      const payload = 'change' in event && event.change ? { type: event.type, data: event.data, change: event.change } : { type: event.type, data: event.data };
-      write(`event: ${event.type}\ndata: ${JSON.stringify(payload)}\n\n`);
+      write(frameOf(event));
     });
     const heartbeat = setInterval(() => write(': heartbeat\n\n'), HEARTBEAT_MS);
     heartbeat.unref();
