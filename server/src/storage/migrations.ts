@@ -241,4 +241,15 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       CREATE INDEX emails_team_files ON emails (team_id, id) WHERE attachments > 0;
     `,
   },
+  {
+    version: 6,
+    name: 'drop the cross-team status index',
+    sql: `
+      -- Every email changes status at least twice (processing, queued, final), and each
+      -- change rewrote this index too. It only served a status filter across all teams
+      -- (the sandbox inbox), whose total comes from email_counts and whose page is
+      -- found walking ids newest first; per-team status filters use emails_team_status.
+      DROP INDEX emails_status;
+    `,
+  },
 ];
