@@ -290,3 +290,46 @@ describe('--strict-sender', () => {
     }
   });
 });
+
+// Plain requests take the raw-HTTP fast path (http/send-fast-path.ts); chunked, encoded or
+// non-UTF-8 ones go through Express. Both must answer the same way.
+describe('POST /v1/send: fast path and Express route answer alike', () => {
+  const raw = (body: string, extra: Record<string, string> = {}) =>
+    fetch(`${server.url}/v1/send`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json', ...extra }, body });
+  // A body streamed without a length is chunked: the fast path leaves it to Express.
+  const chunked = (body: string) =>
+    fetch(`${server.url}/v1/send`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
+      body: new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(body)); c.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+  const shape = async (res: Response) => {
+    const json = (await res.json()) as Record<string, unknown>;
+    const headers = ['content-type', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'content-security-policy'].map((h) => res.headers.get(h));
+    return { status: res.status, headers, keys: Object.keys(json).sort(), message: json.message, success: json.success };
+  };
+
+  for (const [what, body] of [
+    ['a valid send', JSON.stringify({ to: 'same@example.com', subject: 'Same', body: 'Same' })],
+    ['malformed JSON', '{"to":'],
+    ['a JSON array', '[1]'],
+    ['a JSON string', '"hello"'],
+    ['an empty body', ''],
+    ['an invalid field', JSON.stringify({ to: 'nobody', subject: 'x', body: 'x' })],
+  ] as const) {
+    it(`for ${what}`, async () => {
+      const fast = await shape(await raw(body));
+      const viaExpress = await shape(await chunked(body));
+      expect(fast).toEqual(viaExpress);
+      expect(fast.headers.every((h) => h !== null)).toBe(true);
+      if (fast.status !== 200) expect(fast).toMatchObject({ success: false, keys: expect.arrayContaining(['status', 'message', 'timestamp']) });
+    });
+  }
+
+  it('leaves an unknown key to the 401 of the Express route', async () => {
+    const res = await fetch(`${server.url}/v1/send`, { method: 'POST', headers: { Authorization: 'Bearer', 'Content-Type': 'application/json' }, body: '{}' });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ status: 401, success: false });
+  });
+});
