@@ -50,10 +50,38 @@ function formatAddressHeader({ name, address }: ParsedAddress): string {
   return `${quoted} <${address}>`;
 }
 
+/**
+ * One pass over a body: whether its line breaks are all CRLF already, whether it is all
+ * ASCII, and whether a line (between any of CRLF, LF or CR, as normalizing will see
+ * them) exceeds SMTP's 998 characters. Three regular-expression passes and a split
+ * cost about a millisecond on a 100 KB HTML send.
+ */
+export function scanBody(content: string): { crlf: boolean; ascii: boolean; longLine: boolean } {
+  let crlf = true;
+  let ascii = true;
+  let longLine = false;
+  let lineLength = 0;
+  for (let i = 0; i < content.length; i++) {
+    const c = content.charCodeAt(i);
+    if (c === 13 || c === 10) {
+      if (c === 13 && content.charCodeAt(i + 1) === 10) i++;
+      else crlf = false;
+      if (lineLength > 998) longLine = true;
+      lineLength = 0;
+      continue;
+    }
+    if (c > 0x7f) ascii = false;
+    lineLength++;
+  }
+  if (lineLength > 998) longLine = true;
+  return { crlf, ascii, longLine };
+}
+
 /** 7bit when it can be, else quoted-printable; line breaks become CRLF. */
 function textPart(contentType: string, content: string): string {
-  const normalized = content.replace(/\r?\n|\r/g, CRLF);
-  const plain = ASCII.test(normalized) && !normalized.split(CRLF).some((line) => line.length > 998);
+  const { crlf, ascii, longLine } = scanBody(content);
+  const normalized = crlf ? content : content.replace(/\r?\n|\r/g, CRLF);
+  const plain = ascii && !longLine;
   const body = plain ? normalized : qpWrap(qpEncode(normalized), 76);
   return `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}${CRLF}${CRLF}${body}`;
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { scanBody } from './compose.js';
+
+// What textPart decided with regular expressions before the one-pass scan.
+function reference(content: string) {
+  const normalized = content.replace(/\r?\n|\r/g, '\r\n');
+  return {
+    crlf: normalized === content,
+    ascii: /^[\x00-\x7F]*$/.test(content),
+    longLine: normalized.split('\r\n').some((line) => line.length > 998),
+  };
+}
+
+describe('scanBody', () => {
+  it('agrees with the regular-expression checks on any mix of line breaks, lengths and characters', () => {
+    const piece = fc.oneof(
+      fc.constantFrom('\r\n', '\n', '\r', '\r\r\n', '\n\r'),
+      fc.string({ maxLength: 40 }),
+      fc.integer({ min: 990, max: 1005 }).map((n) => 'x'.repeat(n)),
+      fc.constantFrom('é', '😀', '\u007f', '\u0080'),
+    );
+    fc.assert(fc.property(fc.array(piece, { maxLength: 12 }).map((parts) => parts.join('')), (content) => {
+      expect(scanBody(content)).toEqual(reference(content));
+    }), { numRuns: 2000 });
+  });
+
+  it('measures a line of exactly 998 characters as fine and 999 as long, with every kind of break', () => {
+    for (const eol of ['\r\n', '\n', '\r']) {
+      expect(scanBody(`a${eol}${'x'.repeat(998)}${eol}b`).longLine).toBe(false);
+      expect(scanBody(`a${eol}${'x'.repeat(999)}${eol}b`).longLine).toBe(true);
+      expect(scanBody(`a${eol}${'x'.repeat(999)}`).longLine).toBe(true);
+    }
+  });
+});
