@@ -4,6 +4,7 @@ import { requireApiKey } from './http/auth.js';
 import { errorMiddleware, notFound } from './http/errors.js';
 import { jsonParser } from './http/body.js';
 import { securityHeaders } from './http/security-headers.js';
+import { requireHostHeader } from './http/client-errors.js';
 import { sendRouter } from './routes/send.js';
 import { emailsRouter } from './routes/emails.js';
 import { domainsRouter } from './routes/domains.js';
@@ -22,6 +23,7 @@ export function createApp(services: Services): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(securityHeaders);
+  app.use(requireHostHeader);
 
   const json: RequestHandler = jsonParser(JSON_LIMIT_BYTES);
 

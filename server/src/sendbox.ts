@@ -110,7 +110,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     app,
     async listen() {
       // Tests shorten the timeouts to watch slow clients being cut.
-      http = createServer({ ...HTTP_TIMEOUTS, ...overrides.httpTimeouts }, withSendFastPath(services, JSON_LIMIT_BYTES, app));
+      // requireHostHeader off: app.ts answers a missing Host itself, in JSON.
+      http = createServer({ ...HTTP_TIMEOUTS, requireHostHeader: false, ...overrides.httpTimeouts }, withSendFastPath(services, JSON_LIMIT_BYTES, app));
       http.on('clientError', answerClientError);
       const httpPort = await listenOn(http, config.host, config.port, 'port');
       try {

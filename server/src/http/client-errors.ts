@@ -1,5 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { RequestHandler } from 'express';
+import { ApiError } from './errors.js';
 
 /**
  * Node's HTTP parser refuses some requests before Express sees them: a malformed request
@@ -36,3 +38,16 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   }
   socket.destroy();
 }
+
+/**
+ * HTTP/1.1 requires a Host header. Node refuses a request without one by itself (an empty
+ * 400) unless `requireHostHeader` is off, which sendbox sets so that this answer, first
+ * in the app, keeps the contract's JSON shape.
+ */
+export const requireHostHeader: RequestHandler = (req, res, next) => {
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    res.setHeader('Connection', 'close');
+    return next(new ApiError(400, 'HTTP/1.1 requests must carry a Host header'));
+  }
+  next();
+};

@@ -42,7 +42,7 @@ const JSON_TYPE = /^application\/json[ \t]*(?:;[ \t]*charset=(?:utf-8|"utf-8")[ 
 function isPlainSend(req: IncomingMessage, limitBytes: number): boolean {
   if (req.method !== 'POST' || req.url !== '/v1/send') return false;
   const { headers } = req;
-  if (headers.authorization === undefined || headers['transfer-encoding'] !== undefined || headers['content-encoding'] !== undefined || headers.expect !== undefined) return false;
+  if (headers.authorization === undefined || headers.host === undefined || headers['transfer-encoding'] !== undefined || headers['content-encoding'] !== undefined || headers.expect !== undefined) return false;
   if (!JSON_TYPE.test(headers['content-type'] ?? '')) return false;
   const length = headers['content-length'];
   return length !== undefined && /^\d{1,9}$/.test(length) && Number(length) <= limitBytes;
