@@ -23,7 +23,9 @@ export async function sendSection(ctx) {
     for (const testCase of SEND_CASES) {
       // A fresh database per payload keeps the file (and the disk) bounded: 1 MB sends add up.
       const dbPath = join(tmp, `send-${testCase.id}.db`);
-      sendbox = await startSendbox(dbPath);
+      // Retention off (its default keeps the newest 50 000): the 1 KB runs send more than that,
+      // and aws-ses-v2-local keeps every email too. Pruning would otherwise land in one row.
+      sendbox = await startSendbox(dbPath, { extraArgs: ['--max-emails', '1000000'] });
       memory.sendboxIdle ??= rssMb(sendbox.pid);
       const big = testCase.id === '1mb-attachment';
       // 1 MB runs are shorter and capped in count: every acknowledged one is a MB on disk
