@@ -101,6 +101,44 @@ describe('EmailStore search rows written behind ingest', () => {
   });
 });
 
+describe('EmailStore searches of one or two characters (in-memory copy)', () => {
+  it('lists what the SQL scan finds, newest first, per team, through inserts, pruning and deletes', () => {
+    const store = new EmailStore(openDatabase(':memory:'));
+    const words = ['Hola', 'olé', 'Invoice', 'TOOL', 'zz top', 'café', 'a@b', 'Ol'];
+    let id = 0;
+    const add = (n: number) => store.insertMany(Array.from({ length: n }, () => {
+      id++;
+      return newEmail(id, id % 3 === 0 ? 'team_b' : 'team_a', 1_000 + id, { subject: `${words[id % words.length]} ${words[(id * 7) % words.length]}`, fromName: id % 5 === 0 ? 'Ölaf' : 'Acme' });
+    }));
+    const check = () => {
+      for (const needle of ['o', 'ol', 'OL', 'é', '@b', 'zz', 'qq', 'ö', ' t']) {
+        for (const teamId of [null, 'team_a', 'team_b']) {
+          const memory = store.list({ teamId, search: needle }, { offset: 0, limit: 100 });
+          // The SQL scan: the same search with a condition the in-memory path does not take.
+          const sql = store.listAscending({ teamId, search: needle, afterId: 0 }, 1000).map((r) => r.id).reverse();
+          if (/^[\x00-\x7f]*$/.test(needle)) expect(memory.rows.map((r) => r.id), `${needle} in ${teamId}`).toEqual(sql);
+          else expect(memory.rows.map((r) => r.id), `${needle} in ${teamId}`).toEqual(expect.arrayContaining(sql));
+          expect(memory.total).toBe(memory.rows.length);
+        }
+      }
+    };
+    add(40);
+    check();
+    add(10);
+    check();
+    store.pruneTo(30);
+    check();
+    store.deleteOne(id - 1);
+    add(5);
+    check();
+    // Pages.
+    const all = store.list({ teamId: null, search: 'o' }, { offset: 0, limit: 100 }).rows.map((r) => r.id);
+    const page = store.list({ teamId: null, search: 'o' }, { offset: 3, limit: 4 });
+    expect(page.rows.map((r) => r.id)).toEqual(all.slice(3, 7));
+    expect(page.total).toBe(all.length);
+  });
+});
+
 describe('EmailStore search-only listing', () => {
   it('pages newest first with the true total', () => {
     const store = new EmailStore(openDatabase(':memory:'));

@@ -2,6 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { Outcome } from '../delivery/outcomes.js';
+import { ShortNeedleIndex } from './short-needles.js';
 
 /** What ingest hands to storage: one email with its content and its recipients' plans. */
 export interface NewEmail {
@@ -158,6 +159,8 @@ export class EmailStore {
   private readonly selectUnindexed;
   /** Every email up to this id has its search row (see indexSearch). */
   private searchIndexedTo: number;
+  /** Built on the first search of one or two characters (short-needles.ts). */
+  private shortNeedles: ShortNeedleIndex | null = null;
   private readonly selectEmail;
   private readonly selectBody;
   private readonly selectRecipients;
@@ -187,7 +190,7 @@ export class EmailStore {
     // OR REPLACE: at start the high-water mark is the largest indexed rowid, which can be
     // below rows already indexed when that email was deleted; re-indexing them is harmless.
     this.insertSearch = db.prepare('INSERT OR REPLACE INTO email_search (rowid, subject, recipients, sender) VALUES (?, ?, ?, ?)');
-    this.selectUnindexed = db.prepare(`SELECT e.id, e.subject, e.metadata, e.from_name, e.from_address,
+    this.selectUnindexed = db.prepare(`SELECT e.id, e.team_id, e.subject, e.metadata, e.from_name, e.from_address,
         (SELECT group_concat(address, char(10)) FROM recipients r WHERE r.email_id = e.id) AS addresses
       FROM emails e WHERE e.id > ? ORDER BY e.id LIMIT ?`);
     this.searchIndexedTo = (db.prepare('SELECT MAX(rowid) FROM email_search').pluck().get() as number | null) ?? 0;
@@ -241,7 +244,9 @@ export class EmailStore {
       this.db.transaction(() => {
         for (const row of rows) {
           const metadata = JSON.parse(row.metadata) as StoredMetadata;
-          this.insertSearch.run(row.id, row.subject, searchableRecipients(metadata, row.addresses?.split('\n') ?? []), `${row.from_name} ${row.from_address}`);
+          const fields = [row.subject, searchableRecipients(metadata, row.addresses?.split('\n') ?? []), `${row.from_name} ${row.from_address}`];
+          this.insertSearch.run(row.id, ...fields);
+          this.shortNeedles?.append(row.id, row.team_id, fields);
         }
       })();
       this.searchIndexedTo = rows[rows.length - 1].id;
@@ -315,6 +320,8 @@ export class EmailStore {
     this.searchReady(filter);
     const resolved = this.resolveDates(this.withoutRedundantTeam(filter));
     if (resolved === null) return { rows: [], total: 0 };
+    const short = this.listShortNeedle(resolved, page);
+    if (short) return short;
     const searchOnly = searchOnlyCondition(resolved);
     if (searchOnly) return this.listSearchOnly(searchOnly, page);
     const total = this.countFor(resolved);
@@ -323,6 +330,24 @@ export class EmailStore {
     // The offset is walked in the (covering) index; only the page's rows are read whole.
     const rows = this.cached(`SELECT * FROM emails WHERE id IN (SELECT id FROM emails ${where} ORDER BY id DESC LIMIT ? OFFSET ?) ORDER BY id DESC`)
       .all(...params, page.limit, page.offset) as EmailRow[];
+    return { rows, total };
+  }
+
+  /** A search of one or two characters (and at most a team) from the in-memory copy; null when it does not apply. */
+  private listShortNeedle(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } | null {
+    const { search, teamId, ...rest } = filter;
+    if (search === undefined || [...search].length >= 3 || !ShortNeedleIndex.accepts(search)) return null;
+    if (Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) return null;
+    if (!this.shortNeedles) {
+      const index = new ShortNeedleIndex();
+      const rows = this.db.prepare('SELECT c.id, e.team_id, c.c0, c.c1, c.c2 FROM email_search_content c JOIN emails e ON e.id = c.id ORDER BY c.id')
+        .raw().iterate() as IterableIterator<[number, string, string, string, string]>;
+      for (const [id, team, subject, recipients, sender] of rows) index.append(id, team, [subject, recipients, sender]);
+      this.shortNeedles = index;
+    }
+    const { total, ids } = this.shortNeedles.search(search, teamId, page.offset, page.limit);
+    if (ids.length === 0) return { rows: [], total };
+    const rows = this.cached(`SELECT * FROM emails WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id DESC`).all(...ids) as EmailRow[];
     return { rows, total };
   }
 
@@ -423,6 +448,12 @@ export class EmailStore {
 
   /** Deletes emails with everything that hangs off them; returns how many went. */
   deleteWhere(sqlCondition: string, params: unknown[]): number {
+    // Rebuilt from the search table on the next short search.
+    this.shortNeedles = null;
+    return this.deleteRows(sqlCondition, params);
+  }
+
+  private deleteRows(sqlCondition: string, params: unknown[]): number {
     return this.db.transaction(() => {
       const ids = `SELECT id FROM emails WHERE ${sqlCondition}`;
       this.db.prepare(`DELETE FROM email_bodies WHERE email_id IN (${ids})`).run(...params);
@@ -447,7 +478,8 @@ export class EmailStore {
     const cutoff = this.db.prepare('SELECT id FROM emails ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(max) as number | undefined;
     if (cutoff === undefined) return [];
     const pruned = this.db.prepare('SELECT id, team_id FROM emails WHERE id <= ?').all(cutoff) as { id: number; team_id: string }[];
-    this.deleteWhere('id <= ?', [cutoff]);
+    this.deleteRows('id <= ?', [cutoff]);
+    this.shortNeedles?.dropThrough(cutoff);
     return pruned;
   }
 
@@ -491,6 +523,7 @@ function searchableRecipients(metadata: StoredMetadata, addresses: string[]): st
 
 interface UnindexedRow {
   id: number;
+  team_id: string;
   subject: string;
   metadata: string;
   from_name: string;
