@@ -111,13 +111,12 @@ describe('EmailStore searches of one or two characters (in-memory copy)', () => 
       return newEmail(id, id % 3 === 0 ? 'team_b' : 'team_a', 1_000 + id, { subject: `${words[id % words.length]} ${words[(id * 7) % words.length]}`, fromName: id % 5 === 0 ? 'Ölaf' : 'Acme' });
     }));
     const check = () => {
-      for (const needle of ['o', 'ol', 'OL', 'é', '@b', 'zz', 'qq', 'ö', ' t']) {
+      for (const needle of ['o', 'ol', 'OL', 'é', 'É', '@b', 'zz', 'qq', 'ö', 'Ö', ' t']) {
         for (const teamId of [null, 'team_a', 'team_b']) {
           const memory = store.list({ teamId, search: needle }, { offset: 0, limit: 100 });
           // The SQL scan: the same search with a condition the in-memory path does not take.
           const sql = store.listAscending({ teamId, search: needle, afterId: 0 }, 1000).map((r) => r.id).reverse();
-          if (/^[\x00-\x7f]*$/.test(needle)) expect(memory.rows.map((r) => r.id), `${needle} in ${teamId}`).toEqual(sql);
-          else expect(memory.rows.map((r) => r.id), `${needle} in ${teamId}`).toEqual(expect.arrayContaining(sql));
+          expect(memory.rows.map((r) => r.id), `${needle} in ${teamId}`).toEqual(sql);
           expect(memory.total).toBe(memory.rows.length);
         }
       }

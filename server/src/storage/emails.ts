@@ -2,7 +2,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { Outcome } from '../delivery/outcomes.js';
-import { ShortNeedleIndex } from './short-needles.js';
+import { EMAIL, FIELD, SEGMENT_SIZE, ShortNeedleIndex } from './short-needles.js';
 
 /** What ingest hands to storage: one email with its content and its recipients' plans. */
 export interface NewEmail {
@@ -338,17 +338,32 @@ export class EmailStore {
     const { search, teamId, ...rest } = filter;
     if (search === undefined || [...search].length >= 3 || !ShortNeedleIndex.accepts(search)) return null;
     if (Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) return null;
-    if (!this.shortNeedles) {
-      const index = new ShortNeedleIndex();
-      const rows = this.db.prepare('SELECT c.id, e.team_id, c.c0, c.c1, c.c2 FROM email_search_content c JOIN emails e ON e.id = c.id ORDER BY c.id')
-        .raw().iterate() as IterableIterator<[number, string, string, string, string]>;
-      for (const [id, team, subject, recipients, sender] of rows) index.append(id, team, [subject, recipients, sender]);
-      this.shortNeedles = index;
-    }
+    this.shortNeedles ??= this.buildShortNeedles();
     const { total, ids } = this.shortNeedles.search(search, teamId, page.offset, page.limit);
     if (ids.length === 0) return { rows: [], total };
     const rows = this.cached(`SELECT * FROM emails WHERE id IN (${ids.map(() => '?').join(', ')}) ORDER BY id DESC`).all(...ids) as EmailRow[];
     return { rows, total };
+  }
+
+  /** The in-memory copy for short searches, read one segment at a time from the search table. */
+  private buildShortNeedles(): ShortNeedleIndex {
+    const from = 'FROM email_search_content c JOIN emails e ON e.id = c.id WHERE c.id > ? ORDER BY c.id LIMIT ?';
+    const idsStatement = this.db.prepare(`SELECT c.id ${from}`).pluck();
+    const teamsStatement = this.db.prepare(`SELECT e.team_id ${from}`).pluck();
+    // lower() folds A–Z only, as LIKE and asciiLower do; every email's text ends with EMAIL.
+    // As a BLOB, the segment arrives as a Buffer: no string on the JavaScript heap.
+    const textStatement = this.db.prepare(`SELECT CAST(group_concat(t, '' ORDER BY id) AS BLOB) FROM (SELECT c.id AS id, lower(c.c0 || ? || c.c1 || ? || c.c2) || ? AS t ${from})`).pluck();
+    function* segments() {
+      for (let after = 0; ; ) {
+        const ids = idsStatement.all(after, SEGMENT_SIZE) as number[];
+        if (ids.length === 0) return;
+        const teams = teamsStatement.all(after, SEGMENT_SIZE) as string[];
+        const text = textStatement.get(FIELD, FIELD, EMAIL, after, SEGMENT_SIZE) as Buffer;
+        yield { ids, teams, text };
+        after = ids[ids.length - 1];
+      }
+    }
+    return ShortNeedleIndex.build(segments());
   }
 
   /**

@@ -28,6 +28,8 @@ const json = (method: string, body?: unknown) => ({ method, headers: { 'Content-
 
 /** A receiver and a webhook pointing at it, both removed after the test. */
 async function hook(input: { secret?: string; events?: string[] } = {}): Promise<{ receiver: WebhookReceiver; id: string; secret: string; created: any }> {
+  // Emails of earlier tests still on their way would send their events to this hook too.
+  await eventually(async () => (await server.api('/sandbox/emails?status=processing,queued&limit=1')).body.data.pagination.total_records === 0, 10_000, 'earlier emails delivered');
   const receiver = await startReceiver();
   const res = await server.api('/sandbox/webhooks', { method: 'POST', json: { url: receiver.url, ...input } });
   expect(res.status).toBe(201);
