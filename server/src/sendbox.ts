@@ -5,7 +5,7 @@ import { envName, type Config } from './config.js';
 import type { Services } from './context.js';
 import { createApp, JSON_LIMIT_BYTES } from './app.js';
 import { withSendFastPath } from './http/send-fast-path.js';
-import { openDatabase, metaValue, randomSecret } from './storage/db.js';
+import { openDatabase, metaValue, randomSecret, truncateWalWhenIdle } from './storage/db.js';
 import { EmailStore } from './storage/emails.js';
 import { DomainStore } from './storage/domains.js';
 import { KeyStore } from './storage/keys.js';
@@ -103,6 +103,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
 
   const app = createApp(services);
   let http: Server | null = null;
+  let walTruncation: { stop(): void } | null = null;
   let smtp: SmtpHandle | null = null;
 
   return {
@@ -123,6 +124,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       // Resume lifecycles that a previous run left mid-way.
       lifecycle.start();
       services.webhooks.start();
+      walTruncation = truncateWalWhenIdle(db, config.db);
       return { httpPort, smtpPort: smtp.port };
     },
     async close() {
@@ -140,6 +142,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       services.ingest.flush();
       // After the flush, so the events of the last writes are queued too.
       await services.webhooks.stop();
+      walTruncation?.stop();
       db.close();
     },
   };

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations.js';
@@ -52,3 +52,28 @@ export function metaValue(db: Db, key: string, create: () => string): string {
 }
 
 export const randomSecret = () => randomBytes(16).toString('hex');
+
+/**
+ * Under sustained writes the WAL grows to its checkpoint interval (~40 MB) and SQLite
+ * keeps the file that size. Once nothing has been written for a whole interval, this
+ * folds it into the database and truncates it, so an idle sendbox leaves a small file.
+ */
+export function truncateWalWhenIdle(db: Db, path: string, { everyMs = 5_000, minBytes = 4 * 1024 * 1024 } = {}): { stop(): void; check(): void } {
+  if (path === ':memory:') return { stop() {}, check() {} };
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  let seen = -1;
+  const check = () => {
+    try {
+      const now = changes.get() as number;
+      const idle = now === seen;
+      seen = now;
+      const wal = idle ? statSync(`${path}-wal`, { throwIfNoEntry: false }) : undefined;
+      if (wal && wal.size > minBytes) db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      // Closed meanwhile, or busy: the next interval tries again.
+    }
+  };
+  const timer = setInterval(check, everyMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer), check };
+}
