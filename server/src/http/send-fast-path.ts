@@ -31,7 +31,10 @@ export function withSendFastPath(services: Services, limitBytes: number, app: Re
       };
       send().then(
         (response) => answer(res, 200, response),
-        (error: unknown) => answer(res, toApiError(error, logger, 'POST /v1/send')),
+        (error: unknown) => {
+          const apiError = toApiError(error, logger, 'POST /v1/send');
+          answer(res, apiError.status, errorBody(apiError, true), apiError.headers);
+        },
       );
     });
   };
@@ -66,17 +69,9 @@ function parseJson(body: Buffer): unknown {
   return JSON.parse(text);
 }
 
-function answer(res: ServerResponse, statusOrError: number | ApiError, body?: unknown): void {
+/** JSON with the headers every answer carries (security-headers.ts), as res.json would write it. */
+function answer(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  let status: number;
-  let headers: Record<string, string> = {};
-  if (statusOrError instanceof ApiError) {
-    status = statusOrError.status;
-    headers = statusOrError.headers ?? {};
-    body = errorBody(statusOrError, true);
-  } else {
-    status = statusOrError;
-  }
   const json = JSON.stringify(body);
   res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
   res.end(json);

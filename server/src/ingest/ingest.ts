@@ -137,7 +137,7 @@ export class Ingest {
     this.indexTimer = setTimeout(() => {
       this.indexTimer = null;
       try {
-        if (this.options.store.indexSearch(INDEX_CHUNK) > 0) this.indexSearchSoon();
+        if (!this.options.store.indexSearch(INDEX_CHUNK)) this.indexSearchSoon();
       } catch (error) {
         this.options.logger.error('search indexing failed', error);
       }

@@ -234,13 +234,13 @@ export class EmailStore {
     })();
   }
 
-  /** Writes the search rows of up to `limit` emails not yet indexed; returns how many remain possible (0: caught up). */
-  indexSearch(limit = Infinity): number {
+  /** Writes the search rows of up to `limit` emails not yet indexed; true when none are left. */
+  indexSearch(limit = Infinity): boolean {
     let indexed = 0;
     while (indexed < limit) {
       const chunk = Math.min(limit - indexed, 2000);
       const rows = this.selectUnindexed.all(this.searchIndexedTo, chunk) as UnindexedRow[];
-      if (rows.length === 0) return 0;
+      if (rows.length === 0) return true;
       this.db.transaction(() => {
         for (const row of rows) {
           const metadata = JSON.parse(row.metadata) as StoredMetadata;
@@ -251,9 +251,9 @@ export class EmailStore {
       })();
       this.searchIndexedTo = rows[rows.length - 1].id;
       indexed += rows.length;
-      if (rows.length < chunk) return 0;
+      if (rows.length < chunk) return true;
     }
-    return 1;
+    return false;
   }
 
   /** Before a query that reads the search table: index whatever ingest wrote since. */
@@ -335,9 +335,8 @@ export class EmailStore {
 
   /** A search of one or two characters (and at most a team) from the in-memory copy; null when it does not apply. */
   private listShortNeedle(filter: EmailFilter, page: Page): { rows: EmailRow[]; total: number } | null {
-    const { search, teamId, ...rest } = filter;
-    if (search === undefined || [...search].length >= 3 || !ShortNeedleIndex.accepts(search)) return null;
-    if (Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) return null;
+    const { search, teamId } = filter;
+    if (search === undefined || [...search].length >= 3 || !ShortNeedleIndex.accepts(search) || !searchIsTheOnlyCondition(filter)) return null;
     this.shortNeedles ??= this.buildShortNeedles();
     const { total, ids } = this.shortNeedles.search(search, teamId, page.offset, page.limit);
     if (ids.length === 0) return { rows: [], total };
@@ -548,10 +547,14 @@ interface UnindexedRow {
 
 /** The search table's own condition when `search` is the filter's only condition. */
 function searchOnlyCondition(filter: EmailFilter): SearchCondition | null {
-  const { search, teamId, ...rest } = filter;
-  if (search === undefined || teamId !== null) return null;
-  if (Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0))) return null;
-  return searchCondition(search);
+  if (filter.search === undefined || filter.teamId !== null || !searchIsTheOnlyCondition(filter)) return null;
+  return searchCondition(filter.search);
+}
+
+/** True when the filter has nothing but `search` and a team (empty lists count as none). */
+function searchIsTheOnlyCondition(filter: EmailFilter): boolean {
+  const { search: _search, teamId: _teamId, ...rest } = filter;
+  return !Object.values(rest).some((value) => value !== undefined && !(Array.isArray(value) && value.length === 0));
 }
 
 /** A condition on the search table. FTS5 trigram needs 3 characters; shorter needles scan it with LIKE. */
