@@ -9,6 +9,8 @@
  *   await page.goto(sendbox.latestLink(email, /reset/));
  */
 import type { Email, SendResponse } from '../shared/email.js';
+import type { DomainIdentity } from '../shared/domain.js';
+import type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput } from '../shared/webhooks.js';
 import type {
   ChaosRates,
   ChaosSettings,
@@ -26,6 +28,8 @@ import type {
 
 export type * from '../shared/sandbox.js';
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
+export type { DomainIdentity, DnsRecord, DomainStatus } from '../shared/domain.js';
+export type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput, WebhookPayload } from '../shared/webhooks.js';
 
 export interface SendboxClientOptions {
   /** Where sendbox listens, e.g. `http://127.0.0.1:8025`. */
@@ -38,7 +42,15 @@ export interface SendboxClientOptions {
   auth?: { username: string; password: string };
   /** Another fetch implementation (defaults to the global one). */
   fetch?: typeof fetch;
+  /**
+   * The default `since` of every wait: `'now'` ignores mail from before the client was made
+   * (a fresh client per test then never reads a previous test's mail), or a time or an email.
+   */
+  since?: Since;
 }
+
+/** Only emails created after this: `'now'` (when the call or the client was made), an email (or its id), or a time (inclusive). */
+export type Since = 'now' | string | Date | { id: string };
 
 /** A send through `POST /v1/send`; addresses are `a@x.com` or `Name <a@x.com>`. */
 export interface SendInput {
@@ -59,8 +71,11 @@ export interface WaitOptions {
   to?: string;
   /** A case-insensitive substring of the subject. */
   subject?: string;
-  /** Only emails created after this: an email (or its id), or a time (inclusive). */
-  since?: string | Date | { id: string };
+  /**
+   * Only emails created after this: `'now'` (when this call was made), an email (or its id),
+   * or a time (inclusive). Defaults to the client's `since`; without either, existing emails match.
+   */
+  since?: Since;
   /** How long the server waits, in ms (default 10 000, at most 300 000). */
   timeoutMs?: number;
   teamId?: string;
@@ -178,12 +193,24 @@ export function createSendboxClient(options: SendboxClientOptions) {
     return { status: res.status, body: body as T };
   }
   const data = async <T>(method: string, path: string, init?: Parameters<typeof call>[2]): Promise<T> => (await call<{ data: T }>(method, path, init)).body.data;
+  const keyFor = (what: string): string => {
+    if (!options.apiKey) throw new Error(`${what} needs the client's apiKey (the domains are the key's team's)`);
+    return options.apiKey;
+  };
 
+  // 'now' on the client is fixed when the client is made; on a call, when the call is made.
+  const clientSince = options.since === 'now' ? new Date() : options.since;
+  const sinceParam = (since: Since | undefined): string | undefined => {
+    if (since === undefined) return undefined;
+    if (since === 'now') return new Date().toISOString();
+    if (since instanceof Date) return since.toISOString();
+    return typeof since === 'string' ? since : since.id;
+  };
   const waitQuery = (o: WaitOptions): Query => ({
     to: o.to,
     subject: o.subject,
     team_id: o.teamId ?? options.teamId,
-    since: o.since === undefined ? undefined : o.since instanceof Date ? o.since.toISOString() : typeof o.since === 'string' ? o.since : o.since.id,
+    since: sinceParam(o.since ?? clientSince),
     timeout_ms: o.timeoutMs,
   });
 
@@ -252,9 +279,26 @@ export function createSendboxClient(options: SendboxClientOptions) {
     /** Forces an outcome, an open or a click along the recipient state machine (409 when impossible). */
     forceEvent: (id: string, event: ForceEventInput) => data<SandboxEmail>('POST', `/sandbox/emails/${encodeURIComponent(id)}/events`, { body: event }),
 
+    /** Sending domains of the client's key (`/v1/domains`): the DKIM, MAIL FROM and DMARC records to publish, and their verification. */
     domains: {
+      add: (domain: string) => data<DomainIdentity>('POST', '/v1/domains', { body: { value: domain }, bearer: keyFor('domains.add') }),
+      get: (domain: string) => data<DomainIdentity>('GET', '/v1/domains', { query: { domain }, bearer: keyFor('domains.get') }),
+      list: () => data<DomainIdentity[]>('GET', '/v1/domains', { bearer: keyFor('domains.list') }),
+      /** Checks the records now (simulated, scripted, or real DNS with `--dns real`). */
+      verify: (domain: string) => data<DomainIdentity>('POST', '/v1/domains/verify', { query: { domain }, bearer: keyFor('domains.verify') }),
+      delete: (domain: string) => data<null>('DELETE', '/v1/domains', { query: { domain }, bearer: keyFor('domains.delete') }),
       /** Scripts the next verification(s) of a domain: `{status}`, `{records}` or `{sequence}`. */
       scriptVerification: (domain: string, script: DomainScript) => data<unknown>('PUT', `/sandbox/domains/${encodeURIComponent(domain)}/verification`, { body: script }),
+    },
+
+    /** Webhooks sendbox POSTs every email and domain event to, signed and retried like the provider's. */
+    webhooks: {
+      add: (webhook: WebhookInput) => data<Webhook>('POST', '/sandbox/webhooks', { body: webhook }),
+      list: () => data<Webhook[]>('GET', '/sandbox/webhooks'),
+      get: (id: string) => data<WebhookDetail>('GET', `/sandbox/webhooks/${encodeURIComponent(id)}`),
+      /** Every delivery attempt, newest first (`limit` 1–1000, default 100). */
+      attempts: (id: string, attemptOptions: { limit?: number } = {}) => data<WebhookAttempt[]>('GET', `/sandbox/webhooks/${encodeURIComponent(id)}/attempts`, { query: { limit: attemptOptions.limit } }),
+      remove: (id: string) => data<null>('DELETE', `/sandbox/webhooks/${encodeURIComponent(id)}`),
     },
 
     chaos: {

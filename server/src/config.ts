@@ -54,7 +54,13 @@ export type Config = {
   [K in keyof Settings]: Settings[K]['default'] extends undefined ? ValueOf<Settings[K]> | undefined : ValueOf<Settings[K]>;
 };
 
-export class ConfigError extends Error {}
+/** A setting that fails validation; `option` is its camelCase name (as `startSendbox` takes it). */
+export class ConfigError extends Error {
+  constructor(message: string, readonly option?: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
 
 /** `--smtp-port` ⇔ `SENDBOX_SMTP_PORT`. */
 export function envName(flag: string): string {
@@ -78,7 +84,7 @@ function coerce(setting: Setting, raw: string, source: string): string | number 
 
 /** Flags win over environment variables, which win over defaults. */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
-  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' } };
+  const options: Record<string, { type: 'string' | 'boolean' }> = { help: { type: 'boolean' }, version: { type: 'boolean' } };
   for (const setting of Object.values(SETTINGS) as Setting[]) {
     options[setting.flag] = { type: setting.kind === 'bool' ? 'boolean' : 'string' };
     if (setting.kind === 'bool') options[`no-${setting.flag}`] = { type: 'boolean' };
@@ -90,6 +96,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     throw new ConfigError(`${(error as Error).message}. Run with --help to list the options.`);
   }
   if (values.help) throw new HelpRequested();
+  if (values.version) throw new VersionRequested();
 
   const config: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
@@ -111,27 +118,63 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
 }
 
 function validate(config: Config): void {
-  const port = (name: string, value: number) => {
-    if (value > 65535) throw new ConfigError(`--${name} must be between 0 and 65535, got ${value}`);
+  // Each error names the option (camelCase, for startSendbox callers); the message names the flag.
+  const fail = (key: keyof Config, message: string): never => {
+    throw new ConfigError(`--${SETTINGS[key].flag} ${message}`, key);
   };
-  port('port', config.port);
-  port('smtp-port', config.smtpPort);
-  if (config.maxEmails < 1) throw new ConfigError('--max-emails must be at least 1');
-  if (!['simulated', 'real'].includes(config.dns)) throw new ConfigError(`--dns must be simulated or real, got "${config.dns}"`);
-  if (!['optional', 'required'].includes(config.smtpAuth)) throw new ConfigError(`--smtp-auth must be optional or required, got "${config.smtpAuth}"`);
-  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) throw new ConfigError(`--log-level must be debug, info, warn or error, got "${config.logLevel}"`);
-  if (config.uiAuth !== undefined && !/^[^:]+:.+$/.test(config.uiAuth)) throw new ConfigError('--ui-auth must be user:password');
-  if ((config.smtpCert === undefined) !== (config.smtpKey === undefined)) throw new ConfigError('--smtp-cert and --smtp-key go together');
-  if (config.smtpMaxClients < 1) throw new ConfigError('--smtp-max-clients must be at least 1');
-  if (config.smtpTimeoutMs < 1) throw new ConfigError('--smtp-timeout-ms must be at least 1');
-  if (config.smtpDataTimeoutMs < 1) throw new ConfigError('--smtp-data-timeout-ms must be at least 1');
-  if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) throw new ConfigError(`--dns-server must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
-  if (config.dnsTimeoutMs < 1) throw new ConfigError('--dns-timeout-ms must be at least 1');
-  if (config.webhookTimeoutMs < 1) throw new ConfigError('--webhook-timeout-ms must be at least 1');
-  if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) throw new ConfigError(`--webhook-url must be an http(s) URL, got "${config.webhookUrl}"`);
+  const port = (key: 'port' | 'smtpPort') => {
+    if (config[key] > 65535) fail(key, `must be between 0 and 65535, got ${config[key]}`);
+  };
+  port('port');
+  port('smtpPort');
+  if (config.maxEmails < 1) fail('maxEmails', 'must be at least 1');
+  if (!['simulated', 'real'].includes(config.dns)) fail('dns', `must be simulated or real, got "${config.dns}"`);
+  if (!['optional', 'required'].includes(config.smtpAuth)) fail('smtpAuth', `must be optional or required, got "${config.smtpAuth}"`);
+  if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail('logLevel', `must be debug, info, warn or error, got "${config.logLevel}"`);
+  if (config.uiAuth !== undefined && !/^[^:]+:.+$/.test(config.uiAuth)) fail('uiAuth', 'must be user:password');
+  if ((config.smtpCert === undefined) !== (config.smtpKey === undefined)) fail('smtpCert', 'and --smtp-key go together');
+  if (config.smtpMaxClients < 1) fail('smtpMaxClients', 'must be at least 1');
+  if (config.smtpTimeoutMs < 1) fail('smtpTimeoutMs', 'must be at least 1');
+  if (config.smtpDataTimeoutMs < 1) fail('smtpDataTimeoutMs', 'must be at least 1');
+  if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) fail('dnsServer', `must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
+  if (config.dnsTimeoutMs < 1) fail('dnsTimeoutMs', 'must be at least 1');
+  if (config.webhookTimeoutMs < 1) fail('webhookTimeoutMs', 'must be at least 1');
+  if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) fail('webhookUrl', `must be an http(s) URL, got "${config.webhookUrl}"`);
 }
 
 export class HelpRequested extends Error {}
+export class VersionRequested extends Error {}
+
+/** The options of `startSendbox`: every CLI setting, camelCased, with its CLI default when omitted. */
+export type SendboxOptions = { [K in keyof Config]?: Config[K] };
+
+/**
+ * Config from a programmatic options object, with the CLI's rules and messages (the flag
+ * names in the messages are the ones the README documents). Environment variables are not
+ * read: what a test passes is all there is.
+ */
+export function configFromOptions(options: SendboxOptions): Config {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) throw new ConfigError('options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!(key in SETTINGS)) throw new ConfigError(`unknown option "${key}": the options are the CLI flags in camelCase (${Object.keys(SETTINGS).join(', ')})`, key);
+  }
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [string, Setting][]) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value === undefined) {
+      config[key] = setting.default;
+      continue;
+    }
+    const ok = setting.kind === 'int' ? Number.isSafeInteger(value) && (value as number) >= 0 : setting.kind === 'bool' ? typeof value === 'boolean' : typeof value === 'string';
+    if (!ok) {
+      const expected = setting.kind === 'int' ? 'a whole number' : setting.kind === 'bool' ? 'true or false' : 'a string';
+      throw new ConfigError(`--${setting.flag} (${key}) must be ${expected}, got ${JSON.stringify(value) ?? String(value)}`, key);
+    }
+    config[key] = value;
+  }
+  validate(config as Config);
+  return config as Config;
+}
 
 /** The --help text, generated from SETTINGS so it never drifts. */
 export function helpText(): string {
@@ -140,7 +183,7 @@ export function helpText(): string {
     const def = s.default === undefined ? '' : ` (default: ${s.default})`;
     return `  ${flag.padEnd(28)} ${s.help}${def}\n  ${''.padEnd(28)} env ${envName(s.flag)}`;
   });
-  return ['Usage: sendbox [options]', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', ''].join('\n');
+  return ['Usage: sendbox [options]', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', '  --version                    print the version', ''].join('\n');
 }
 
 /** Config for logs: secrets keep only their last 4 characters. */

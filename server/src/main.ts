@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, HelpRequested, helpText, loadConfig } from './config.js';
+import { ConfigError, HelpRequested, VersionRequested, helpText, loadConfig } from './config.js';
+import { packageVersion } from './version.js';
 import { createSendbox, StartError } from './sendbox.js';
 import { createLogger } from './logger.js';
 
@@ -11,6 +12,10 @@ async function main(): Promise<void> {
   } catch (error) {
     if (error instanceof HelpRequested) {
       process.stdout.write(helpText());
+      return;
+    }
+    if (error instanceof VersionRequested) {
+      process.stdout.write(`${packageVersion()}\n`);
       return;
     }
     if (error instanceof ConfigError) {

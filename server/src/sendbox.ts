@@ -33,7 +33,13 @@ export interface Sendbox {
   close(): Promise<void>;
 }
 
-export class StartError extends Error {}
+/** Sendbox could not start listening; `code` says why (a port taken, or one the user may not bind). */
+export class StartError extends Error {
+  constructor(message: string, readonly code: 'PORT_IN_USE' | 'PORT_NOT_ALLOWED' | 'BAD_CERTIFICATE', readonly option: string) {
+    super(message);
+    this.name = 'StartError';
+  }
+}
 
 /** Builds every service from the config; nothing listens until `listen()`. */
 export function createSendbox(config: Config, overrides: { clock?: Clock; logger?: Logger; httpTimeouts?: Partial<typeof HTTP_TIMEOUTS> } = {}): Sendbox {
@@ -152,8 +158,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
 export function listenOn(server: NetServer, host: string, port: number, flag: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${port} on ${host} is already in use: choose another with --${flag} or ${envName(flag)} (0 picks a free port)`));
-      else if (error.code === 'EACCES') reject(new StartError(`not allowed to listen on port ${port}: choose another with --${flag} or ${envName(flag)}`));
+      const option = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${port} on ${host} is already in use: choose another with --${flag} or ${envName(flag)} (0 picks a free port)`, 'PORT_IN_USE', option));
+      else if (error.code === 'EACCES') reject(new StartError(`not allowed to listen on port ${port}: choose another with --${flag} or ${envName(flag)}`, 'PORT_NOT_ALLOWED', option));
       else reject(error);
     };
     server.once('error', onError);

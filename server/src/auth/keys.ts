@@ -87,25 +87,25 @@ export function parseKeys(setting: string): ConfiguredKey[] {
     try {
       json = JSON.parse(readFileSync(setting, 'utf8'));
     } catch (error) {
-      throw new ConfigError(`--keys file ${setting} is not valid JSON: ${(error as Error).message}`);
+      throw new ConfigError(`--keys file ${setting} is not valid JSON: ${(error as Error).message}`, 'keys');
     }
     const parsed = configuredSchema.safeParse(json);
-    if (!parsed.success) throw new ConfigError(`--keys file ${setting}: ${parsed.error.issues[0].path.join('.')} ${parsed.error.issues[0].message}`);
+    if (!parsed.success) throw new ConfigError(`--keys file ${setting}: ${parsed.error.issues[0].path.join('.')} ${parsed.error.issues[0].message}`, 'keys');
     entries = parsed.data;
   } else {
     entries = setting.split(',').map((pair) => pair.trim()).filter(Boolean).map((pair) => {
       const colon = pair.indexOf(':');
-      if (colon <= 0 || colon === pair.length - 1) throw new ConfigError('SENDBOX_KEYS / --keys must be a JSON file or team:key,team:key');
+      if (colon <= 0 || colon === pair.length - 1) throw new ConfigError('SENDBOX_KEYS / --keys must be a JSON file or team:key,team:key', 'keys');
       return { team_id: pair.slice(0, colon), key: pair.slice(colon + 1) };
     });
     const parsed = configuredSchema.safeParse(entries);
-    if (!parsed.success) throw new ConfigError(`--keys entry ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`);
+    if (!parsed.success) throw new ConfigError(`--keys entry ${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message}`, 'keys');
   }
-  if (entries.length === 0) throw new ConfigError('--keys lists no keys');
+  if (entries.length === 0) throw new ConfigError('--keys lists no keys', 'keys');
   const used = new Set<number>();
   return entries.map((entry, index) => {
     const apiKeyId = entry.api_key_id ?? index + 1;
-    if (used.has(apiKeyId)) throw new ConfigError(`--keys: api_key_id ${apiKeyId} is used twice`);
+    if (used.has(apiKeyId)) throw new ConfigError(`--keys: api_key_id ${apiKeyId} is used twice`, 'keys');
     used.add(apiKeyId);
     return { hash: createHash('sha256').update(entry.key).digest(), principal: { teamId: entry.team_id, apiKeyId, keyHint: entry.key.slice(-4) } };
   });

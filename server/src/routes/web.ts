@@ -14,7 +14,8 @@ export function webRouter(_services: Services): Router {
   const root = candidates.find((dir) => existsSync(join(dir, 'index.html')));
   if (!root) {
     router.get('/', (_req, res) => {
-      res.type('text/plain').send('sendbox is running. The inbox is not built: run npm run build:web.');
+      // An installed package ships web/dist prebuilt; only a clone of the repository builds it.
+      res.type('text/plain').send(`sendbox is running, but the inbox files are missing (looked for web/dist/index.html in ${candidates.join(', ')}). In an installed package: reinstall sendbox. In a clone of the repository: npm run build:web.`);
     });
     return router;
   }

@@ -46,13 +46,13 @@ export function parseChaos(setting: string | undefined): ChaosRates {
   if (setting === undefined || setting.trim() === '') return rates;
   for (const part of setting.split(',').map((p) => p.trim()).filter(Boolean)) {
     const match = /^([a-z]+)\s*=\s*(\d*\.?\d+)$/i.exec(part);
-    if (!match) throw new ConfigError(`--chaos takes outcome=rate pairs such as bounced=0.05,failed=0.02; "${part}" is not one`);
+    if (!match) throw new ConfigError(`--chaos takes outcome=rate pairs such as bounced=0.05,failed=0.02; "${part}" is not one`, 'chaos');
     const outcome = match[1].toLowerCase() as ChaosOutcome;
-    if (!CHAOS_OUTCOMES.includes(outcome)) throw new ConfigError(`--chaos: unknown outcome "${match[1]}"; use ${CHAOS_OUTCOMES.join(', ')}`);
+    if (!CHAOS_OUTCOMES.includes(outcome)) throw new ConfigError(`--chaos: unknown outcome "${match[1]}"; use ${CHAOS_OUTCOMES.join(', ')}`, 'chaos');
     rates[outcome] = Number(match[2]);
   }
   const problem = ratesProblem(rates);
-  if (problem) throw new ConfigError(`--chaos: ${problem}`);
+  if (problem) throw new ConfigError(`--chaos: ${problem}`, 'chaos');
   return rates;
 }
 

@@ -28,7 +28,7 @@ export async function loadTls(config: Config, logger: Logger): Promise<TlsCreden
       credentials = { cert: readFileSync(config.smtpCert), key: readFileSync(config.smtpKey) };
       createSecureContext(credentials);
     } catch (error) {
-      throw new StartError(`could not use --smtp-cert ${config.smtpCert} with --smtp-key ${config.smtpKey}: ${(error as Error).message}`);
+      throw new StartError(`could not use --smtp-cert ${config.smtpCert} with --smtp-key ${config.smtpKey}: ${(error as Error).message}`, 'BAD_CERTIFICATE', 'smtpCert');
     }
     return credentials;
   }
