@@ -5,13 +5,13 @@ import { errorMiddleware, notFound } from './http/errors.js';
 import { jsonParser } from './http/body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requireHostHeader } from './http/client-errors.js';
-import { sendRouter } from './routes/send.js';
-import { emailsRouter } from './routes/emails.js';
-import { domainsRouter } from './routes/domains.js';
-import { openapiRouter } from './routes/openapi.js';
-import { sandboxRouter } from './sandbox/router.js';
-import { webRouter } from './routes/web.js';
-import { inboxGuards } from './sandbox/guards.js';
+import { sendRouter } from './http/v1/send.js';
+import { emailsRouter } from './http/v1/emails.js';
+import { domainsRouter } from './http/v1/domains.js';
+import { openapiRouter } from './http/openapi.js';
+import { sandboxRouter } from './http/sandbox/router.js';
+import { webRouter } from './http/inbox.js';
+import { inboxGuards } from './http/sandbox/guards.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;

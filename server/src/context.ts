@@ -7,9 +7,9 @@ import type { KeyRegistry } from './auth/keys.js';
 import type { EventBus } from './events.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
-import type { Lifecycle } from './delivery/lifecycle.js';
+import type { Lifecycle } from './simulation/lifecycle.js';
 import type { Ingest } from './ingest/ingest.js';
-import type { Scenarios } from './scenarios/scenarios.js';
+import type { Scenarios } from './simulation/scenarios.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */

@@ -6,8 +6,8 @@ import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import type { EmailStore, NewEmail, NewRecipient } from '../storage/emails.js';
 import type { IdCodec } from '../storage/ids.js';
-import type { Lifecycle } from '../delivery/lifecycle.js';
-import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../delivery/outcomes.js';
+import type { Lifecycle } from '../simulation/lifecycle.js';
+import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simulation/outcomes.js';
 import { WriteBatcher } from './write-batcher.js';
 import { presentEmail } from '../emails/present.js';
 

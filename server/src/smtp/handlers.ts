@@ -3,7 +3,7 @@ import { addressDomain, parseAddress } from '../../../shared/address.js';
 import type { Services } from '../context.js';
 import type { Logger } from '../logger.js';
 import { parseSmtpMessage, type SmtpPrincipal } from '../ingest/parse.js';
-import type { SmtpRefusal, SmtpStage } from '../scenarios/scenarios.js';
+import type { SmtpRefusal, SmtpStage } from '../simulation/scenarios.js';
 
 /** CONTRACT §8: SMTP advertises and enforces `SIZE 26214400`. */
 export const MAX_MESSAGE_BYTES = 26_214_400;

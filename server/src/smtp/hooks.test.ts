@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { deliveredEmail, queuedId, RawSmtp } from '../../test/smtp/client.js';
-import type { Scenarios, SmtpContext, SmtpRefusal, SmtpStage } from '../scenarios/scenarios.js';
+import type { Scenarios, SmtpContext, SmtpRefusal, SmtpStage } from '../simulation/scenarios.js';
 
 const KEY = 'hooks-key-0001';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
