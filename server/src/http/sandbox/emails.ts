@@ -7,7 +7,7 @@ import { presentEmail } from '../../emails/present.js';
 import { attachmentAt, buildView, presentSummary } from '../../emails/view.js';
 import { emailParam, queryBoolean, queryString, queryTeam, jsonBody } from './query.js';
 import { waitHandler } from './wait.js';
-import { forceEventHandler } from '../../simulation/drive.js';
+import { forceEventHandler } from './drive.js';
 
 /** /sandbox/emails: every team's emails (CONTRACT §6): list, read, raw, attachments, read flag, delete, wait, drive. */
 export function sandboxEmailsRouter(services: Services): Router {

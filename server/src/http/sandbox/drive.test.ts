@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, eventually, type TestServer } from '../../test/harness.js';
+import { startServer, eventually, type TestServer } from '../../../test/harness.js';
 
 /** Driving (CONTRACT §6, §8): forced transitions, opens and clicks, reset. */
 let server: TestServer;

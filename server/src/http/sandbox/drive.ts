@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import type { Services } from '../context.js';
-import { ApiError, validationError } from '../http/errors.js';
-import { presentEmail } from '../emails/present.js';
-import { buildView } from '../emails/view.js';
-import { emailParam, jsonBody } from '../http/sandbox/query.js';
+import type { Services } from '../../context.js';
+import { ApiError, validationError } from '../errors.js';
+import { presentEmail } from '../../emails/present.js';
+import { buildView } from '../../emails/view.js';
+import { emailParam, jsonBody } from './query.js';
 
 /**
  * `POST /sandbox/emails/{id}/events` (CONTRACT §6, §8): force an outcome along the
