@@ -1,7 +1,7 @@
 import type { HttpAction, OutcomeAction, Rule, RuleAction, RuleMatch, SmtpAction } from '../../../shared/sandbox.js';
 import type { OutcomeDecision, OutcomeSource } from './outcomes.js';
 import { defaultResponse } from './replies.js';
-import { ApiError } from '../http/errors.js';
+import type { Refusal } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { RuleRow, RuleStore } from '../storage/rules.js';
 import { iso } from '../clock.js';
@@ -130,17 +130,15 @@ export class RuleBook {
   }
 
   /** The answer a matching rule gives instead of accepting a /v1/send, or null. */
-  apiRefusal(context: MatchContext & { recipients: string[] }): ApiError | null {
+  apiRefusal(context: MatchContext & { recipients: string[] }): Refusal | null {
     const rules = this.active('http');
     if (rules.length === 0) return null;
     const winner = this.pick(rules, context, context.recipients, new Map());
     if (!winner) return null;
     this.use(winner, context.recipients.join(', '));
     const action = winner.action as HttpAction;
-    const headers: Record<string, string> = {};
-    if (action.retry_after !== undefined) headers['Retry-After'] = String(action.retry_after);
     const message = action.message ?? `${HTTP_MESSAGES[action.http_status] ?? `Refused with ${action.http_status}`} (sandbox rule ${winner.row.id})`;
-    return new ApiError(action.http_status, message, undefined, headers);
+    return { stage: 'api', reason: 'rule', code: action.http_status, message, retryAfter: action.retry_after ?? null, delayMs: 0, disconnect: false };
   }
 
   /** The reply a matching rule gives at an SMTP stage, or null. */
@@ -151,9 +149,10 @@ export class RuleBook {
     if (!winner) return null;
     this.use(winner, context.recipients.join(', ') || context.from);
     const action = winner.action as SmtpAction;
-    // A disconnect sends no reply; 421 is what a server closing the channel would say (RFC 5321 §3.8).
+    // A disconnect replies, then closes: 421 is what a server closing the channel says (RFC 5321 §3.8).
     const replyCode = action.code ?? 421;
-    return { code: replyCode, message: action.message ?? defaultResponse(replyCode), delayMs: action.delay_ms ?? 0, disconnect: action.disconnect ?? false };
+    const message = action.message ?? (action.disconnect && action.code === undefined ? `4.4.2 Closing the connection (sandbox rule ${winner.row.id})` : defaultResponse(replyCode));
+    return { code: replyCode, message, delayMs: action.delay_ms ?? 0, disconnect: action.disconnect ?? false };
   }
 
   private active(stage: Stage): LiveRule[] {

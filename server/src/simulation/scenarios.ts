@@ -2,7 +2,7 @@ import type { OutcomeSource } from './outcomes.js';
 import { BUILTIN_SOURCES } from './outcomes.js';
 import type { Verifier } from '../domains/verify.js';
 import { magicTestNames } from '../domains/verify.js';
-import type { ApiError } from '../http/errors.js';
+import type { Refusal } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Config } from '../config.js';
 import type { Db } from '../storage/db.js';
@@ -46,8 +46,8 @@ export type SmtpStage = 'mail' | 'rcpt' | 'data';
  */
 export interface Scenarios {
   outcomeSources(): OutcomeSource[];
-  /** An error to answer instead of accepting an API send, or null. */
-  apiRefusal(context: SendContext): ApiError | null;
+  /** A rule's refusal of an API send (its code is the HTTP status), or null. */
+  apiRefusal(context: SendContext): Refusal | null;
   /** A reply code to give at an SMTP stage instead of accepting, or null. */
   smtpRefusal(stage: SmtpStage, context: SmtpContext): SmtpRefusal | null;
   verifiers(): Verifier[];

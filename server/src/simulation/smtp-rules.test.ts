@@ -75,13 +75,13 @@ describe('SMTP-stage rules', () => {
     await expect(mail('a@example.com', 'A fine message')).resolves.toMatchObject({ accepted: ['a@example.com'] });
   });
 
-  it('drops the connection instead of replying when the rule says disconnect', async () => {
+  it('replies 421 4.4.2 and then closes the connection when the rule says disconnect', async () => {
     await rule({ match: { recipient: 'drop@example.com' }, action: { smtp_stage: 'rcpt', disconnect: true } });
     const transcript = await converse(['EHLO test.example', 'MAIL FROM:<app@acme.test>', 'RCPT TO:<drop@example.com>']);
-    // The last reply is MAIL FROM's: RCPT TO got none, the server hung up.
-    expect(transcript.replies.at(-1)).toMatch(/^250 /);
+    // RCPT TO got the rule's reply, as a real server closing the channel gives one (RFC 5321 §3.8).
+    expect(transcript.replies.at(-1)).toMatch(/^421 4\.4\.2 /);
     expect(transcript.closed).toBe(true);
-    await expect(mail('drop@example.com')).rejects.toThrow(/Connection closed/);
+    await expect(mail('drop@example.com')).rejects.toThrow(/421/);
     // The listener keeps serving new connections afterwards.
     await expect(mail('fine@example.com')).resolves.toMatchObject({ accepted: ['fine@example.com'] });
   });

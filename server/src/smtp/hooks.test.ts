@@ -66,7 +66,7 @@ describe('SMTP-stage scenario hooks', () => {
     await client.quit();
   });
 
-  it('stores nothing when DATA is refused, and nothing when the connection is dropped there', async () => {
+  it('stores nothing when DATA is refused, and nothing when the rule closes the connection there', async () => {
     const before = server.sendbox.services.emails.count();
     stubRefusals((stage) => (stage === 'data' ? { code: 554, message: '5.7.1 Rejected by rule', delayMs: 0, disconnect: false } : null));
     const client = await session();
@@ -74,18 +74,19 @@ describe('SMTP-stage scenario hooks', () => {
     expect(refused).toMatchObject({ code: 554, text: '5.7.1 Rejected by rule' });
     await client.quit();
 
-    stubRefusals((stage) => (stage === 'data' ? { code: 421, message: '', delayMs: 0, disconnect: true } : null));
+    stubRefusals((stage) => (stage === 'data' ? { code: 421, message: '4.4.2 Bye', delayMs: 0, disconnect: true } : null));
     const dropped = await session();
-    await expect(dropped.sendRaw('app@acme.test', ['a@example.com'], MESSAGE)).rejects.toThrow('connection closed');
+    expect(await dropped.sendRaw('app@acme.test', ['a@example.com'], MESSAGE)).toMatchObject({ code: 421, text: '4.4.2 Bye' });
     await dropped.closed;
     expect(server.sendbox.services.emails.count()).toBe(before);
   });
 
-  it('drops the connection without a reply at RCPT TO', async () => {
-    stubRefusals((stage) => (stage === 'rcpt' ? { code: 421, message: '', delayMs: 0, disconnect: true } : null));
+  it('writes the rule\'s reply at RCPT TO, then closes the connection', async () => {
+    stubRefusals((stage) => (stage === 'rcpt' ? { code: 554, message: '5.7.1 Go away', delayMs: 0, disconnect: true } : null));
     const client = await session();
     expect((await client.command('MAIL FROM:<app@acme.test>')).code).toBe(250);
-    await expect(client.command('RCPT TO:<a@example.com>')).rejects.toThrow('connection closed');
+    expect(await client.command('RCPT TO:<a@example.com>')).toMatchObject({ code: 554, text: '5.7.1 Go away' });
+    await client.closed;
   });
 });
 

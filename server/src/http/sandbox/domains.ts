@@ -2,7 +2,6 @@ import { Router, type Request } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../context.js';
 import type { DomainRow } from '../../storage/domains.js';
-import { DomainScriptStore } from '../../storage/domain-scripts.js';
 import { ApiError, methodNotAllowed, validationError } from '../errors.js';
 import { requireJsonObject } from '../body.js';
 import { normalizeDomain } from '../../domains/names.js';
@@ -41,7 +40,7 @@ const addSchema = z.strictObject({
 /** /sandbox/domains: every team's domains, and scripted verification outcomes (CONTRACT §5, §6). */
 export function sandboxDomainsRouter(services: Services): Router {
   const router = Router();
-  const scripts = new DomainScriptStore(services.db);
+  const scripts = services.domainScripts;
 
   router.get('/', (req, res) => {
     const teamId = query(req, 'team_id', false);

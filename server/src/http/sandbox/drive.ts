@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../context.js';
 import { ApiError, validationError } from '../errors.js';
-import { presentEmail } from '../../emails/present.js';
 import { buildView } from '../../emails/view.js';
 import { emailParam, jsonBody } from './query.js';
 
@@ -20,7 +19,7 @@ const eventSchema = z.strictObject({
 }, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field; allowed: type, recipient, url` : undefined) });
 
 export function forceEventHandler(services: Services): RequestHandler {
-  const { emails, lifecycle, events, ids, clock } = services;
+  const { emails, lifecycle, emailService, clock } = services;
   return async (req, res) => {
     const row = emailParam(services, req);
     const parsed = eventSchema.safeParse(jsonBody(req));
@@ -35,12 +34,7 @@ export function forceEventHandler(services: Services): RequestHandler {
       // A complaint comes after a delivery, so its recipient did receive the email.
       const reached = chosen.filter((r) => r.state === 'delivered' || r.state === 'complaint');
       if (reached.length === 0) throw new ApiError(409, `An ${type} needs a delivered recipient: ${chosen.map((r) => `${r.address} is ${r.state}`).join(', ')}`);
-      const now = clock.now();
-      emails.transaction(() => {
-        for (const r of reached) emails.recordEvent(row.id, type, r.address, url ?? null, now);
-      });
-      const updated = emails.get(row.id)!;
-      for (const r of reached) events.publish({ type: 'email.updated', data: presentEmail(updated, ids, null), change: { kind: type, recipient: r.address, url } });
+      emailService.recordEngagement(row, type, reached.map((r) => r.address), url ?? null, clock.now());
     } else {
       const result = lifecycle.force(row.id, type, recipient ?? null);
       if (!result.ok) {

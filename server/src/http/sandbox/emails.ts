@@ -12,7 +12,7 @@ import { forceEventHandler } from './drive.js';
 /** /sandbox/emails: every team's emails (CONTRACT §6): list, read, raw, attachments, read flag, delete, wait, drive. */
 export function sandboxEmailsRouter(services: Services): Router {
   const router = Router();
-  const { emails, ids, events, ingest } = services;
+  const { emails, ids, emailService } = services;
 
   router.get('/', (req, res) => {
     const { page, pageNumber, limit, filter } = parseListQuery(pick(req.query, ['page', 'limit', 'search', 'start_date', 'end_date', 'status', 'api_key_id']), queryTeam(req) ?? null);
@@ -29,9 +29,7 @@ export function sandboxEmailsRouter(services: Services): Router {
 
   router.delete('/', (req, res) => {
     const teamId = queryTeam(req) ?? null;
-    const deleted = emails.deleteTeam(teamId);
-    ingest.recount();
-    events.publish({ type: 'emails.cleared', data: { team_id: teamId } });
+    const deleted = emailService.clear(teamId);
     res.json({ status: 200, message: `Deleted ${deleted} email${deleted === 1 ? '' : 's'}`, data: { team_id: teamId, deleted } });
   });
   router.all('/', methodNotAllowed(['GET', 'DELETE']));
@@ -50,19 +48,12 @@ export function sandboxEmailsRouter(services: Services): Router {
     const unknown = Object.keys(body).filter((k) => k !== 'read');
     if (unknown.length) throw new ApiError(422, `Unknown field ${unknown[0]}: only read can be changed`, unknown.map((field) => ({ field, message: 'unknown field' })));
     if (typeof body.read !== 'boolean') throw new ApiError(422, 'read must be true or false', [{ field: 'read', message: 'must be a boolean' }]);
-    emails.markRead(row.id, body.read);
-    const updated = emails.get(row.id)!;
-    events.publish({ type: 'email.updated', data: presentEmail(updated, ids, null), change: { kind: 'read' } });
-    res.json({ status: 200, message: `Marked as ${body.read ? 'read' : 'unread'}`, data: presentSummary(updated, ids) });
+    res.json({ status: 200, message: `Marked as ${body.read ? 'read' : 'unread'}`, data: emailService.markRead(row, body.read) });
   });
 
   router.delete('/:id', (req, res) => {
     const row = emailParam(services, req);
-    emails.deleteOne(row.id);
-    ingest.recount();
-    const id = ids.encode(row.id);
-    events.publish({ type: 'email.deleted', data: { id, team_id: row.team_id } });
-    res.json({ status: 200, message: 'Email deleted', data: { id, team_id: row.team_id } });
+    res.json({ status: 200, message: 'Email deleted', data: emailService.deleteOne(row) });
   });
   router.all('/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 

@@ -4,6 +4,7 @@ import type { ResetResult } from '../../../../shared/sandbox.js';
 import type { Services } from '../../context.js';
 import { methodNotAllowed, validationError } from '../errors.js';
 import { jsonBody } from './query.js';
+import { announceDeleted } from '../../domains/service.js';
 
 /**
  * POST /sandbox/reset (CONTRACT §6, §8): empties emails, rules and domains — of every
@@ -15,7 +16,7 @@ const resetSchema = z.strictObject({
 
 export function sandboxResetRouter(services: Services): Router {
   const router = Router();
-  const { emails, domains, events, ingest, scenarios, db } = services;
+  const { emails, emailService, domains, scenarios, db } = services;
 
   router.post('/', (req, res) => {
     const parsed = resetSchema.safeParse(jsonBody(req, true));
@@ -29,9 +30,8 @@ export function sandboxResetRouter(services: Services): Router {
       domains: domains.deleteTeam(teamId),
     }))();
     scenarios.runResetHooks(teamId);
-    ingest.recount();
-    events.publish({ type: 'emails.cleared', data: { team_id: teamId } });
-    for (const d of goneDomains) events.publish({ type: 'domain.deleted', data: { id: d.public_id, value: d.value, team_id: d.team_id } });
+    emailService.cleared(teamId);
+    announceDeleted(services, goneDomains);
     services.logger.child('sim').info(`reset ${teamId ?? 'every team'}: ${result.emails} emails, ${result.rules} rules, ${result.domains} domains`);
     res.json({ status: 200, message: `Reset ${teamId ?? 'every team'}`, data: result });
   });
