@@ -21,7 +21,12 @@ export class DomainError extends Error {
 export const invalid = (message: string, fields?: FieldError[]) => new DomainError('invalid', message, fields);
 /** A zod failure as `invalid`, each issue at its dotted path (`to.1`, `headers.X-Foo`). */
 export function invalidFromZod(error: ZodError, prefix = ''): DomainError {
-  const fields = error.issues.map((issue) => ({ field: prefix + issue.path.map(String).join('.'), message: issue.message }));
+  const fields = error.issues.flatMap((issue) => {
+    const path = issue.path.map(String);
+    // An unknown key is the offending element itself, not the object holding it.
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ field: prefix + [...path, key].join('.'), message: issue.message }));
+    return [{ field: prefix + path.join('.'), message: issue.message }];
+  });
   const first = fields[0];
   return invalid(first ? `Invalid ${first.field || 'request'}: ${first.message}` : 'Invalid request', fields);
 }

@@ -1,7 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import type { ErrorBody, FieldError } from '../../../shared/errors.js';
 import type { Logger } from '../logger.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 import { DomainError, Refused, invalidFromZod, type Refusal } from '../errors.js';
 
 /** The one error type: throw it anywhere, the middleware writes the contract's JSON. */
@@ -79,16 +81,36 @@ export function toApiError(err: unknown, logger: Logger, what: string): ApiError
   return new ApiError(500, 'Internal error; it has been logged');
 }
 
+/** JSON with the headers every answer carries (security-headers.ts), as res.json would write it. */
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const json = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+/** The one way a failure is answered, by Express and by the /v1/send fast path alike. */
+export function answerError(res: ServerResponse, err: unknown, logger: Logger, what: string, sendEnvelope: boolean): void {
+  const apiError = toApiError(err, logger, what);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeJson(res, apiError.status, errorBody(apiError, sendEnvelope), apiError.headers);
+}
+
+const sendResponses = new WeakSet<ServerResponse>();
+
+/** Marks a request to POST /v1/send: its errors carry `success: false` and `timestamp` (CONTRACT §3). */
+export const sendEnvelope: RequestHandler = (req, res, next) => {
+  if (req.path === '/') sendResponses.add(res);
+  next();
+};
+
 /** Registered last: Express only runs error middleware added after the routes. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = toApiError(err, logger, `${req.method} ${req.originalUrl}`);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
-    res.status(apiError.status).json(errorBody(apiError, req.path === '/v1/send'));
+    answerError(res, err, logger, `${req.method} ${req.originalUrl}`, sendResponses.has(res));
   };
 }
 

@@ -5,7 +5,14 @@ import { dirname, join, resolve } from 'node:path';
 import type { Services } from '../context.js';
 import { inboxCsp } from './security-headers.js';
 
-/** The built inbox (web/dist), with the SPA fallback to index.html. */
+/**
+ * The inbox's own pages (web/src/paths.ts `pagePaths`). Only these answer index.html, and
+ * only to a GET that accepts HTML; every other unknown path is the contract's 404 JSON, so an
+ * API client never gets a page where it expected an error (CONTRACT §3).
+ */
+const INBOX_PAGES = /^\/(?:emails\/[^/]+|domains(?:\/[^/]+)?|scenarios)?\/?$/;
+
+/** The built inbox (web/dist), with the SPA fallback to index.html for the inbox's own pages. */
 export function webRouter(_services: Services): Router {
   const router = Router();
   const here = dirname(fileURLToPath(import.meta.url));
@@ -25,8 +32,15 @@ export function webRouter(_services: Services): Router {
     next();
   });
   router.use(express.static(root, { index: false, maxAge: '1h' }));
-  router.get(/^\/(?!v1\/|sandbox\/|openapi\.json).*/, (_req, res) => {
+  router.get(INBOX_PAGES, (req, res, next) => {
+    // The home page is for anyone; deeper pages only for a browser asking for HTML.
+    if (req.path !== '/' && !acceptsHtmlExplicitly(req.headers.accept)) return next();
     res.sendFile(join(root, 'index.html'), { headers: { 'Cache-Control': 'no-cache' } });
   });
   return router;
+}
+
+// A browser names text/html; an Accept of only the wildcard (curl, fetch) or none is an API client.
+function acceptsHtmlExplicitly(accept: string | undefined): boolean {
+  return accept !== undefined && /(?:^|,)\s*(?:text\/html|application\/xhtml\+xml)\s*(?:;|,|$)/i.test(accept);
 }

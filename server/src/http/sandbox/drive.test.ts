@@ -138,7 +138,7 @@ describe('bad input', () => {
     [{ type: 'click', url: 'javascript:alert(1)' }, 'url'],
     [{ type: 'open', url: 'https://x.test' }, 'url'],
     [{ type: 'delivered', recipient: 5 }, 'recipient'],
-    [{ type: 'delivered', extra: true }, ''],
+    [{ type: 'delivered', extra: true }, 'extra'],
   ])('answers 422 for %j', async (json, field) => {
     const id = await send('bad@example.com');
     const res = await force(id, json);

@@ -22,14 +22,23 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   router.get('/health', (_req, res) => {
     res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
   });
+  // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events
   router.use('/emails', sandboxEmailsRouter(services));
+  // POST, GET, DELETE /; GET, DELETE /:id
   router.use('/rules', sandboxRulesRouter(services));
+  // GET /; POST /pause, /resume
   router.use('/delivery', sandboxDeliveryRouter(services));
+  // GET, PUT /
   router.use('/chaos', sandboxChaosRouter(services));
+  // POST /
   router.use('/reset', sandboxResetRouter(services));
+  // GET /
   router.use('/teams', sandboxTeamsRouter(services));
+  // GET / (Server-Sent Events)
   router.use('/events', sandboxEventsRouter(services));
+  // GET, POST, DELETE /; POST /verify; PUT, GET, DELETE /:domain/verification
   router.use('/domains', sandboxDomainsRouter(services));
+  // POST, GET /; GET, DELETE /:id; GET /:id/attempts
   router.use('/webhooks', sandboxWebhooksRouter(services));
   return router;
 }

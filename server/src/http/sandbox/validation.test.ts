@@ -22,7 +22,7 @@ describe('POST /sandbox/rules', () => {
     [{ action: { outcome: 'bounced' }, times: 1.5 }, 'times', 'times must be a whole number'],
     [{ action: { outcome: 'bounced' }, nth: 0 }, 'nth', 'nth must be at least 1'],
     [{ action: { outcome: 'bounced' }, nth: '2' }, 'nth', 'nth must be a whole number'],
-    [{ match: { recipients: 'a@x.test' }, action: { outcome: 'bounced' } }, 'match', 'unknown field "recipients"; allowed: recipient, from, subject, header, team_id'],
+    [{ match: { recipients: 'a@x.test' }, action: { outcome: 'bounced' } }, 'match.recipients', 'unknown field "recipients"; allowed: recipient, from, subject, header, team_id'],
     [{ action: { outcome: 'bounced', code: '250' } }, 'action.code', 'action.code must be a 3-digit SMTP code starting with 5 for outcome bounced'],
     [{ action: { outcome: 'delivered', code: 'abc' } }, 'action.code', 'action.code must be a 3-digit SMTP code starting with 2 for outcome delivered'],
     [{ action: { outcome: 'complaint', code: '550' } }, 'action.code', 'a complaint takes no code: it follows a normal delivery'],
@@ -54,10 +54,10 @@ describe('POST /sandbox/rules', () => {
     expect((await server.api('/sandbox/rules', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{oops' })).status).toBe(400);
   });
 
-  it('treats an empty body as an empty object: 422 naming the missing action', async () => {
+  it('answers 400 for an empty body: it is not a JSON object (CONTRACT §8)', async () => {
     const res = await server.api('/sandbox/rules', { method: 'POST', headers: { 'Content-Type': 'application/json' } });
-    expect(res.status).toBe(422);
-    expect(res.body.errors[0].field).toBe('action');
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ status: 400, message: 'Body must be a JSON object' });
   });
 
   it('accepts codes as numbers or strings and fills a realistic response', async () => {
@@ -79,12 +79,12 @@ describe('PUT /sandbox/chaos', () => {
   it.each([
     [{ rates: { bounced: 2 } }, 'rates.bounced'],
     [{ rates: { bounced: -0.1 } }, 'rates.bounced'],
-    [{ rates: { exploded: 0.1 } }, 'rates'],
+    [{ rates: { exploded: 0.1 } }, 'rates.exploded'],
     [{ rates: { bounced: 0.6, failed: 0.6 } }, 'rates'],
     [{ seed: -1 }, 'seed'],
     [{ seed: 1.5 }, 'seed'],
     [{ seed: 'abc' }, 'seed'],
-    [{ speed: 1 }, ''],
+    [{ speed: 1 }, 'speed'],
   ])('answers 422 for %j', async (json, field) => {
     const res = await server.api('/sandbox/chaos', { method: 'PUT', json });
     expect(res.status).toBe(422);
