@@ -1,7 +1,6 @@
 import type { Attachment } from 'mailparser';
 import type { SandboxEmail, SandboxEmailSummary, SandboxFile, SandboxHeader } from '../../../shared/sandbox.js';
-import type { Services } from '../context.js';
-import type { EmailRow } from '../storage/emails.js';
+import type { EmailRow, EmailStore } from '../storage/emails.js';
 import type { IdCodec } from '../storage/ids.js';
 import { presentEmail, presentLog } from './present.js';
 import { iso } from '../clock.js';
@@ -55,7 +54,7 @@ async function parsedParts(row: EmailRow, raw: Buffer): Promise<ParsedParts> {
   return parts;
 }
 
-export async function buildView(services: Pick<Services, 'emails' | 'ids'>, given: EmailRow): Promise<SandboxEmail> {
+export async function buildView(services: { emails: EmailStore; ids: IdCodec }, given: EmailRow): Promise<SandboxEmail> {
   const { emails, ids } = services;
   const body = emails.body(given.id) ?? { text: '', html: '', raw: Buffer.alloc(0) };
   const id = ids.encode(given.id);
