@@ -2,12 +2,13 @@ import { Resolver } from 'node:dns/promises';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { parseDnsServer } from '../dns-server.js';
-
-export { parseDnsServer };
 import type { DomainErrorType, RecordKey } from '../../../shared/domain.js';
 import { RECORD_KEYS } from '../../../shared/domain.js';
 import type { DomainRow } from '../storage/domains.js';
 import type { CheckResult, Verifier } from './verify.js';
+
+// Parsed in dns-server.ts, which config.ts uses too; kept exported here for existing callers.
+export { parseDnsServer };
 
 /**
  * `--dns real` (CONTRACT §5 step 3): each record is looked up in DNS and compared with

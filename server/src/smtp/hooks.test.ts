@@ -81,6 +81,13 @@ describe('SMTP-stage scenario hooks', () => {
     expect(server.sendbox.services.emails.count()).toBe(before);
   });
 
+  it('waits the rule\'s delay, then writes its reply at MAIL FROM and closes the connection', async () => {
+    stubRefusals((stage) => (stage === 'mail' ? { code: 450, message: '4.7.0 Come back later', delayMs: 50, disconnect: true } : null));
+    const client = await session();
+    expect(await client.command('MAIL FROM:<app@acme.test>')).toMatchObject({ code: 450, text: '4.7.0 Come back later' });
+    await client.closed;
+  });
+
   it('writes the rule\'s reply at RCPT TO, then closes the connection', async () => {
     stubRefusals((stage) => (stage === 'rcpt' ? { code: 554, message: '5.7.1 Go away', delayMs: 0, disconnect: true } : null));
     const client = await session();

@@ -3,7 +3,6 @@ import type { SandboxEmailList } from '../../../../shared/sandbox.js';
 import type { Services } from '../../context.js';
 import { ApiError, methodNotAllowed } from '../errors.js';
 import { parseListQuery } from '../v1/list-query.js';
-import { presentEmail } from '../../emails/present.js';
 import { attachmentAt, buildView, presentSummary } from '../../emails/view.js';
 import { emailParam, queryBoolean, queryString, queryTeam, jsonBody } from './query.js';
 import { waitHandler } from './wait.js';
