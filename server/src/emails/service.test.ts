@@ -72,4 +72,19 @@ describe('email events carry the sandbox summary', () => {
     expect(event.data).toEqual(await listItem(data.id));
     expect(event.data.is_read).toBe(true);
   });
+
+  it('email.updated for an open and a click carries opened_at and click_count as the list shows them', async () => {
+    const created = nextEvent('email.created');
+    await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: ['o@example.com', 'p@example.com'], subject: 'Open me', body: 'x' } });
+    const { data } = await created;
+    await server.api(`/sandbox/emails/${data.id}/events`, { method: 'POST', json: { type: 'delivered' } });
+    for (const type of ['open', 'click'] as const) {
+      const updated = nextEvent('email.updated', (e) => e.data.id === data.id && e.change?.kind === type);
+      const res = await server.api(`/sandbox/emails/${data.id}/events`, { method: 'POST', json: { type, ...(type === 'click' ? { url: 'https://acme.test/x' } : {}) } });
+      expect(res.status).toBe(200);
+      const event = await updated;
+      expect(event.data).toEqual(await listItem(data.id));
+    }
+    expect((await listItem(data.id)) as unknown).toMatchObject({ click_count: 2, opened_at: expect.any(String) });
+  });
 });

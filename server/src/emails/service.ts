@@ -67,9 +67,8 @@ export class EmailService {
     store.transaction(() => {
       for (const recipient of recipients) store.recordEvent(row.id, type, recipient, url, at);
     });
-    // opened_at and click_count are aggregated by SQL over the recorded events: read once.
-    const updated = store.get(row.id);
-    if (!updated) return;
+    // What recordEvent wrote, applied to the row in hand: the first open sets opened_at, each click counts.
+    const updated: EmailRow = type === 'open' ? { ...row, opened_at: row.opened_at ?? at } : { ...row, click_count: row.click_count + recipients.length };
     const summary = presentSummary(updated, this.deps.ids);
     for (const recipient of recipients) events.publish({ type: 'email.updated', data: summary, change: { kind: type, recipient, url: url ?? undefined } });
   }
