@@ -4,7 +4,7 @@ import { startServer, eventually, type TestServer } from '../server/test/harness
 import { createSendboxClient, latestLink, code, teamIdForKey, SendboxError, type SendboxClient } from './index.js';
 
 /** The typed client against a real sendbox. */
-const fixture = (name: string) => readFileSync(new URL(`../server/src/sandbox/fixtures/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) => readFileSync(new URL(`../server/src/emails/fixtures/${name}`, import.meta.url), 'utf8');
 const RESET_URL = 'https://app.acme.test/account/reset-password?token=9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08&email=jane.doe%40example.com';
 
 let server: TestServer;

@@ -1,10 +1,14 @@
-import type { Email } from './email.js';
+import type { SandboxEmailSummary } from './sandbox.js';
 import type { DomainIdentity } from './domain.js';
 
-/** Events on the bus; SSE streams them, webhooks derive their own types from them. */
+/**
+ * Events on the bus; SSE streams them, webhooks derive their own types from them. Email
+ * events carry the inbox's list item (the sandbox summary), so the inbox applies them to
+ * its cache in place; deletions carry only ids.
+ */
 export type SendboxEvent =
-  | { type: 'email.created'; data: Email }
-  | { type: 'email.updated'; data: Email; change?: EmailChange }
+  | { type: 'email.created'; data: SandboxEmailSummary }
+  | { type: 'email.updated'; data: SandboxEmailSummary; change?: EmailChange }
   | { type: 'email.deleted'; data: { id: string; team_id: string } }
   | { type: 'emails.cleared'; data: { team_id: string | null } }
   | { type: 'domain.created'; data: DomainIdentity }

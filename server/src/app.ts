@@ -1,17 +1,17 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Services } from './context.js';
 import { requireApiKey } from './http/auth.js';
-import { errorMiddleware, notFound } from './http/errors.js';
+import { errorMiddleware, notFound, sendEnvelope } from './http/errors.js';
 import { jsonParser } from './http/body.js';
 import { securityHeaders } from './http/security-headers.js';
 import { requireHostHeader } from './http/client-errors.js';
-import { sendRouter } from './routes/send.js';
-import { emailsRouter } from './routes/emails.js';
-import { domainsRouter } from './routes/domains.js';
-import { openapiRouter } from './routes/openapi.js';
-import { sandboxRouter } from './sandbox/router.js';
-import { webRouter } from './routes/web.js';
-import { inboxGuards } from './sandbox/guards.js';
+import { sendRouter } from './http/v1/send.js';
+import { emailsRouter } from './http/v1/emails.js';
+import { domainsRouter } from './http/v1/domains.js';
+import { openapiRouter } from './http/openapi.js';
+import { sandboxRouter } from './http/sandbox/router.js';
+import { webRouter } from './http/inbox.js';
+import { inboxGuards } from './http/sandbox/guards.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
@@ -27,12 +27,21 @@ export function createApp(services: Services): Express {
 
   const json: RequestHandler = jsonParser(JSON_LIMIT_BYTES);
 
-  app.use('/openapi.json', openapiRouter());
-  app.use('/v1', requireApiKey(services.keys), json);
-  app.use('/v1/send', sendRouter(services));
-  app.use('/v1/emails', emailsRouter(services));
-  app.use('/v1/domains', domainsRouter(services));
+  const apiKey = requireApiKey(services.keys);
+
+  // The whole HTTP surface. Paths are relative to each mount; each router answers 405 for its
+  // paths' other methods, and anything unmatched falls to the 404 JSON at the end.
+  app.use('/openapi.json', openapiRouter()); //                 GET
+  // POST / — plain requests are answered before Express by http/send-fast-path.ts with the same
+  // edge functions (body.ts, errors.ts, security-headers.ts); both end in ingest/api-send.ts.
+  app.use('/v1/send', sendEnvelope, apiKey, json, sendRouter(services));
+  app.use('/v1', apiKey, json);
+  app.use('/v1/emails', emailsRouter(services)); //            GET /, /:id, /:id/logs
+  app.use('/v1/domains', domainsRouter(services)); //          POST /, GET /, DELETE /, POST /verify (?domain=)
+  // GET /health; /emails, /rules, /delivery, /chaos, /reset, /teams, /events, /domains, /webhooks:
+  // see http/sandbox/router.ts, which lists each one's paths.
   app.use('/sandbox', sandboxRouter(services, json));
+  // GET / and the inbox's own pages (index.html for browsers), its static assets.
   app.use(inboxGuards(services.config), webRouter(services));
 
   app.use(notFound);

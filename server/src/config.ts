@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { parseDnsServer } from './domains/real-dns.js';
+import { parseDnsServer } from './dns-server.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default

@@ -2,14 +2,17 @@ import type { Config } from './config.js';
 import type { Db } from './storage/db.js';
 import type { EmailStore } from './storage/emails.js';
 import type { DomainStore } from './storage/domains.js';
+import type { DomainScriptStore } from './storage/domain-scripts.js';
 import type { IdCodec } from './storage/ids.js';
 import type { KeyRegistry } from './auth/keys.js';
 import type { EventBus } from './events.js';
 import type { Clock } from './clock.js';
 import type { Logger } from './logger.js';
-import type { Lifecycle } from './delivery/lifecycle.js';
+import type { Lifecycle } from './simulation/lifecycle.js';
 import type { Ingest } from './ingest/ingest.js';
-import type { Scenarios } from './scenarios/scenarios.js';
+import type { Submit } from './ingest/submit.js';
+import type { EmailService } from './emails/service.js';
+import type { Scenarios } from './simulation/scenarios.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
@@ -17,7 +20,10 @@ export interface Services {
   config: Config;
   db: Db;
   emails: EmailStore;
+  /** The one owner of email changes and email events after ingest. */
+  emailService: EmailService;
   domains: DomainStore;
+  domainScripts: DomainScriptStore;
   ids: IdCodec;
   keys: KeyRegistry;
   events: EventBus;
@@ -25,6 +31,8 @@ export interface Services {
   logger: Logger;
   lifecycle: Lifecycle;
   ingest: Ingest;
+  /** The one door for mail: API sends and SMTP messages both go through it. */
+  submit: Submit;
   scenarios: Scenarios;
   webhooks: Webhooks;
   /** Aborted when shutdown starts: long polls and SSE streams end on it. */

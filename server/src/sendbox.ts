@@ -1,7 +1,6 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Server as NetServer } from 'node:net';
 import type { Express } from 'express';
-import { envName, type Config } from './config.js';
+import type { Config } from './config.js';
 import type { Services } from './context.js';
 import { createApp, JSON_LIMIT_BYTES } from './app.js';
 import { withSendFastPath } from './http/send-fast-path.js';
@@ -14,10 +13,12 @@ import { KeyRegistry } from './auth/keys.js';
 import { EventBus } from './events.js';
 import { systemClock, type Clock } from './clock.js';
 import { createLogger, type Logger } from './logger.js';
-import { Lifecycle } from './delivery/lifecycle.js';
+import { Lifecycle } from './simulation/lifecycle.js';
 import { Ingest } from './ingest/ingest.js';
-import { createScenarios } from './scenarios/scenarios.js';
-import { presentEmail } from './emails/present.js';
+import { createScenarios } from './simulation/scenarios.js';
+import { EmailService } from './emails/service.js';
+import { createSubmit } from './ingest/submit.js';
+import { listenOn, StartError } from './listen.js';
 import { startSmtp, type SmtpHandle } from './smtp/server.js';
 import { domainVerifiers } from './domains/verifiers.js';
 import { DomainScriptStore } from './storage/domain-scripts.js';
@@ -33,56 +34,48 @@ export interface Sendbox {
   close(): Promise<void>;
 }
 
-/** Sendbox could not start listening; `code` says why (a port taken, or one the user may not bind). */
-export class StartError extends Error {
-  constructor(message: string, readonly code: 'PORT_IN_USE' | 'PORT_NOT_ALLOWED' | 'BAD_CERTIFICATE', readonly option: string) {
-    super(message);
-    this.name = 'StartError';
-  }
-}
+// Kept here too: main.ts and the package entry import them from this module.
+export { listenOn, StartError };
 
 /** Builds every service from the config; nothing listens until `listen()`. */
 export function createSendbox(config: Config, overrides: { clock?: Clock; logger?: Logger; httpTimeouts?: Partial<typeof HTTP_TIMEOUTS> } = {}): Sendbox {
   const clock = overrides.clock ?? systemClock;
   const logger = overrides.logger ?? createLogger(config.logLevel as 'info');
   const db = openDatabase(config.db, logger.child('db'));
+  // Each store is built once, here, and handed to whoever needs it.
   const emails = new EmailStore(db);
+  const domains = new DomainStore(db);
+  const domainScripts = new DomainScriptStore(db);
   const ids = createIdCodec(metaValue(db, 'id_secret', randomSecret));
   const events = new EventBus();
   const stopping = new AbortController();
   const simLogger = logger.child('sim');
-  const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(db, config) });
-  scenarios.onReset((teamId) => new DomainScriptStore(db).clearTeam(teamId));
+  const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(domainScripts, config) });
+  scenarios.onReset((teamId) => domainScripts.clearTeam(teamId));
 
-  const lifecycle = new Lifecycle({
+  // `ingest` is only called back once the pipeline runs, after it is built below.
+  const emailService = new EmailService({ store: emails, ids, events, recount: () => ingest.recount() });
+  const lifecycle = new Lifecycle({ store: emails, ids, clock, logger: simLogger, delayMs: config.delayMs, onChanged: (changes) => emailService.stateChanged(changes) });
+  const ingest = new Ingest({
     store: emails,
     ids,
     clock,
+    lifecycle,
+    announce: emailService,
     logger: simLogger,
+    messageHost: config.messageHost,
     delayMs: config.delayMs,
-    onChanged: (changes) => {
-      if (events.listenerCount === 0) return;
-      const byEmail = new Map<number, typeof changes>();
-      for (const change of changes) {
-        const list = byEmail.get(change.emailId);
-        if (list) list.push(change);
-        else byEmail.set(change.emailId, [change]);
-      }
-      for (const [emailId, emailChanges] of byEmail) {
-        const row = emails.get(emailId);
-        if (!row) continue;
-        // One event per recipient change: webhooks send each recipient's state (CONTRACT §6).
-        const data = presentEmail(row, ids, null);
-        for (const change of emailChanges) events.publish({ type: 'email.updated', data, change: { kind: 'state', recipient: change.recipient, state: change.state } });
-      }
-    },
+    maxEmails: config.maxEmails,
+    outcomeSources: () => scenarios.outcomeSources(),
   });
 
   const services: Services = {
     config,
     db,
     emails,
-    domains: new DomainStore(db),
+    emailService,
+    domains,
+    domainScripts,
     ids,
     keys: new KeyRegistry(new KeyStore(db), config.keys, () => clock.now()),
     events,
@@ -91,21 +84,10 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     lifecycle,
     scenarios,
     stopping: stopping.signal,
-    ingest: undefined as unknown as Ingest,
-    webhooks: createWebhooks({ db, events, emails, domains: new DomainStore(db), ids, clock, logger: logger.child('webhooks'), config }),
+    ingest,
+    submit: createSubmit({ config, domains, scenarios, ingest }),
+    webhooks: createWebhooks({ db, events, emails, domains, ids, clock, logger: logger.child('webhooks'), config }),
   };
-  services.ingest = new Ingest({
-    store: emails,
-    ids,
-    clock,
-    events,
-    lifecycle,
-    logger: simLogger,
-    messageHost: config.messageHost,
-    delayMs: config.delayMs,
-    maxEmails: config.maxEmails,
-    outcomeSources: () => services.scenarios.outcomeSources(),
-  });
 
   const app = createApp(services);
   let http: Server | null = null;
@@ -152,21 +134,4 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       db.close();
     },
   };
-}
-
-/** Listens, turning EADDRINUSE into one line naming the port, the flag and its env twin. */
-export function listenOn(server: NetServer, host: string, port: number, flag: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const onError = (error: NodeJS.ErrnoException) => {
-      const option = flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-      if (error.code === 'EADDRINUSE') reject(new StartError(`port ${port} on ${host} is already in use: choose another with --${flag} or ${envName(flag)} (0 picks a free port)`, 'PORT_IN_USE', option));
-      else if (error.code === 'EACCES') reject(new StartError(`not allowed to listen on port ${port}: choose another with --${flag} or ${envName(flag)}`, 'PORT_NOT_ALLOWED', option));
-      else reject(error);
-    };
-    server.once('error', onError);
-    server.listen(port, host, () => {
-      server.off('error', onError);
-      resolve((server.address() as AddressInfo).port);
-    });
-  });
 }

@@ -1,10 +1,14 @@
 import { Resolver } from 'node:dns/promises';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { parseDnsServer } from '../dns-server.js';
 import type { DomainErrorType, RecordKey } from '../../../shared/domain.js';
 import { RECORD_KEYS } from '../../../shared/domain.js';
 import type { DomainRow } from '../storage/domains.js';
 import type { CheckResult, Verifier } from './verify.js';
+
+// Parsed in dns-server.ts, which config.ts uses too; kept exported here for existing callers.
+export { parseDnsServer };
 
 /**
  * `--dns real` (CONTRACT §5 step 3): each record is looked up in DNS and compared with
@@ -25,20 +29,6 @@ export interface RealDnsOptions {
 /** One record's lookup: the values found, the name/type missing, or a resolver failure. */
 type Lookup = { found: string[] } | { missing: 'HOST_NOT_FOUND' | 'TYPE_NOT_FOUND' } | { error: string };
 
-/** Parses `--dns-server`; null when it is not `host`, `host:port`, `[v6]:port` or a bare IPv6 address. */
-export function parseDnsServer(value: string): { host: string; port: number } | null {
-  const bracketed = /^\[([0-9a-fA-F:.]+)\](?::(\d{1,5}))?$/.exec(value);
-  const plain = /^([^:\s[\]]+)(?::(\d{1,5}))?$/.exec(value);
-  let host: string;
-  let port = 53;
-  if (bracketed) [host, port] = [bracketed[1], bracketed[2] ? Number(bracketed[2]) : 53];
-  else if (isIP(value) === 6) host = value;
-  else if (plain) [host, port] = [plain[1], plain[2] ? Number(plain[2]) : 53];
-  else return null;
-  if (port < 1 || port > 65535) return null;
-  if (bracketed && isIP(host) !== 6) return null;
-  return { host, port };
-}
 
 /** `Resolver.setServers` takes IP addresses only, so a host name is looked up once. */
 async function serverAddress(server: { host: string; port: number }): Promise<string> {

@@ -4,7 +4,7 @@ import type { ScriptStep, VerificationScript } from '../../../shared/domain-scri
 import type { Services } from '../context.js';
 import { ANY_TEAM, type DomainScriptRow, type DomainScriptStore } from '../storage/domain-scripts.js';
 import { iso } from '../clock.js';
-import { ApiError, validationError } from '../http/errors.js';
+import { invalidFromZod, notFound } from '../errors.js';
 import { domainName } from './service.js';
 import type { CheckResult, Verifier } from './verify.js';
 
@@ -60,7 +60,7 @@ const scriptSchema = z
 /** Validates a script body (422 naming the field) and returns its steps. */
 export function parseScript(body: unknown): { steps: ScriptStep[]; teamId?: string } {
   const parsed = scriptSchema.safeParse(body);
-  if (!parsed.success) throw validationError(parsed.error);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
   const { sequence, team_id, ...step } = parsed.data;
   const clean = (s: ScriptStep): ScriptStep => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ScriptStep;
   return { steps: (sequence ?? [step]).map(clean), teamId: team_id };
@@ -119,6 +119,6 @@ export function setScript(services: Pick<Services, 'domains' | 'clock'>, store: 
 export function clearScript(store: DomainScriptStore, domainInput: string, teamId: string | undefined): number {
   const domain = domainName(domainInput, 'domain');
   const removed = store.clear(domain, teamId);
-  if (removed === 0) throw new ApiError(404, `No verification script for ${domain}${teamId ? ` and team ${teamId}` : ''}`);
+  if (removed === 0) throw notFound(`No verification script for ${domain}${teamId ? ` and team ${teamId}` : ''}`);
   return removed;
 }

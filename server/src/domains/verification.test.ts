@@ -221,7 +221,7 @@ describe('script validation', () => {
     [{ status: 'verified' }, 'status', /status must be one of success, pending, failed, temporary_failure/],
     [{ status: 'not_started' }, 'status', /status must be one of/],
     [{ records: { dkim: 'temporary_failure' } }, 'records.dkim', /record status must be one of success, pending, failed/],
-    [{ records: { spf: 'success', mx: 'success' } }, 'records', /records takes only dkim, spf, bounce, dmarc/],
+    [{ records: { spf: 'success', mx: 'success' } }, 'records.mx', /records takes only dkim, spf, bounce, dmarc/],
     [{ records: 'failed' }, 'records', /records must be an object/],
     [{ sequence: [] }, 'sequence', /must not be empty/],
     [{ sequence: 'pending' }, 'sequence', /must be an array/],
@@ -234,7 +234,7 @@ describe('script validation', () => {
     [{ status: 'failed', error_type: 'NOPE' }, 'error_type', /error_type must be one of/],
     [{ status: 'failed', team_id: '' }, 'team_id', /must be a team id/],
     [{ status: 'failed', team_id: 'team x' }, 'team_id', /must be a team id/],
-    [{ status: 'failed', colour: 'red' }, '', /unknown field colour/],
+    [{ status: 'failed', colour: 'red' }, 'colour', /unknown field colour/],
   ])('answers 422 for %j', async (json, field, message) => {
     const res = await script('valid-name.com', json);
     expect(res.status).toBe(422);

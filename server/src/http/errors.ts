@@ -1,7 +1,10 @@
+import type { ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { ZodError } from 'zod';
 import type { ErrorBody, FieldError } from '../../../shared/errors.js';
 import type { Logger } from '../logger.js';
+import { SECURITY_HEADERS } from './security-headers.js';
+import { DomainError, Refused, invalidFromZod, type Refusal } from '../errors.js';
 
 /** The one error type: throw it anywhere, the middleware writes the contract's JSON. */
 export class ApiError extends Error {
@@ -17,13 +20,20 @@ export class ApiError extends Error {
 
 /** 422 from a zod failure, with dotted field paths (`to.1`, `attachments.0.content`). */
 export function validationError(error: ZodError, prefix = ''): ApiError {
-  const errors = error.issues.map((issue) => ({
-    field: prefix + issue.path.map(String).join('.'),
-    message: issue.message,
-  }));
-  const first = errors[0];
-  const message = first ? `Invalid ${first.field || 'request'}: ${first.message}` : 'Invalid request';
-  return new ApiError(422, message, errors);
+  return fromDomain(invalidFromZod(error, prefix));
+}
+
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = { invalid: 422, not_found: 404, conflict: 409, too_large: 413 };
+
+/** A domain error as the contract's status (CONTRACT §3): the one place domain values meet HTTP codes. */
+function fromDomain(error: DomainError): ApiError {
+  return new ApiError(DOMAIN_STATUS[error.kind], error.message, error.fields);
+}
+
+/** A refused send: a rule's own status and Retry-After, or 403 for strict sender mode. */
+function fromRefusal(refusal: Refusal): ApiError {
+  const headers = refusal.retryAfter === null ? undefined : { 'Retry-After': String(refusal.retryAfter) };
+  return new ApiError(refusal.reason === 'unverified_sender' ? 403 : (refusal.code ?? 403), refusal.message, undefined, headers);
 }
 
 /** Errors that body-parser raises, mapped to the contract's codes. */
@@ -59,6 +69,8 @@ export function errorBody(error: ApiError, isSend: boolean): ErrorBody {
 /** Anything thrown while answering, as the ApiError to answer with; unexpected ones are logged as 500s. */
 export function toApiError(err: unknown, logger: Logger, what: string): ApiError {
   if (err instanceof ApiError) return err;
+  if (err instanceof DomainError) return fromDomain(err);
+  if (err instanceof Refused) return fromRefusal(err.refusal);
   if (err && typeof err === 'object') {
     const known = fromBodyParser(err);
     if (known) return known;
@@ -69,16 +81,36 @@ export function toApiError(err: unknown, logger: Logger, what: string): ApiError
   return new ApiError(500, 'Internal error; it has been logged');
 }
 
+/** JSON with the headers every answer carries (security-headers.ts), as res.json would write it. */
+export function writeJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const json = JSON.stringify(body);
+  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json) });
+  res.end(json);
+}
+
+/** The one way a failure is answered, by Express and by the /v1/send fast path alike. */
+export function answerError(res: ServerResponse, err: unknown, logger: Logger, what: string, sendEnvelope: boolean): void {
+  const apiError = toApiError(err, logger, what);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeJson(res, apiError.status, errorBody(apiError, sendEnvelope), apiError.headers);
+}
+
+const sendResponses = new WeakSet<ServerResponse>();
+
+/** Marks a request to POST /v1/send: its errors carry `success: false` and `timestamp` (CONTRACT §3). */
+export const sendEnvelope: RequestHandler = (req, res, next) => {
+  if (req.path === '/') sendResponses.add(res);
+  next();
+};
+
 /** Registered last: Express only runs error middleware added after the routes. */
 export function errorMiddleware(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const apiError = toApiError(err, logger, `${req.method} ${req.originalUrl}`);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    for (const [name, value] of Object.entries(apiError.headers ?? {})) res.setHeader(name, value);
-    res.status(apiError.status).json(errorBody(apiError, req.path === '/v1/send'));
+    answerError(res, err, logger, `${req.method} ${req.originalUrl}`, sendResponses.has(res));
   };
 }
 

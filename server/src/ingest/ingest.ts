@@ -2,14 +2,12 @@ import type { ParsedAddress } from '../../../shared/address.js';
 import { formatAddress } from '../../../shared/address.js';
 import type { RecipientType } from '../../../shared/email.js';
 import type { Clock } from '../clock.js';
-import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import type { EmailStore, NewEmail, NewRecipient } from '../storage/emails.js';
 import type { IdCodec } from '../storage/ids.js';
-import type { Lifecycle } from '../delivery/lifecycle.js';
-import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../delivery/outcomes.js';
+import type { Lifecycle } from '../simulation/lifecycle.js';
+import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simulation/outcomes.js';
 import { WriteBatcher } from './write-batcher.js';
-import { presentEmail } from '../emails/present.js';
 
 /**
  * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
@@ -49,8 +47,9 @@ export interface IngestOptions {
   store: EmailStore;
   ids: IdCodec;
   clock: Clock;
-  events: EventBus;
   lifecycle: Lifecycle;
+  /** Told of each committed batch and of retention's deletions: the email service publishes them. */
+  announce: { created(batch: NewEmail[]): void; pruned(rows: { id: number; team_id: string }[]): void };
   logger: Logger;
   messageHost: string;
   delayMs: number;
@@ -176,13 +175,11 @@ export class Ingest {
   }
 
   private afterWrite(batch: NewEmail[]): void {
-    const { store, events, lifecycle, logger, maxEmails, ids } = this.options;
+    const { store, announce, lifecycle, logger, maxEmails } = this.options;
     this.count += batch.length;
     let earliest = Infinity;
-    const announce = events.listenerCount > 0;
+    announce.created(batch);
     for (const email of batch) {
-      const row = announce ? store.get(email.id) : undefined;
-      if (row) events.publish({ type: 'email.created', data: presentEmail(row, ids, null) });
       for (const r of email.recipients) earliest = Math.min(earliest, r.dueAt);
     }
     if (earliest < Infinity) lifecycle.schedule(earliest);
@@ -192,7 +189,7 @@ export class Ingest {
         const pruned = store.pruneTo(maxEmails);
         this.count = store.count();
         if (pruned.length) logger.debug(`retention pruned ${pruned.length} emails`);
-        for (const p of pruned) events.publish({ type: 'email.deleted', data: { id: ids.encode(p.id), team_id: p.team_id } });
+        announce.pruned(pruned);
       } catch (error) {
         logger.error('retention prune failed', error);
       }

@@ -1,9 +1,9 @@
 import type { SMTPServerAddress, SMTPServerAuthentication, SMTPServerAuthenticationResponse, SMTPServerDataStream, SMTPServerError, SMTPServerSession } from 'smtp-server';
-import { addressDomain, parseAddress } from '../../../shared/address.js';
 import type { Services } from '../context.js';
 import type { Logger } from '../logger.js';
 import { parseSmtpMessage, type SmtpPrincipal } from '../ingest/parse.js';
-import type { SmtpRefusal, SmtpStage } from '../scenarios/scenarios.js';
+import type { SmtpStage } from '../simulation/scenarios.js';
+import { DomainError, Refused, type Refusal } from '../errors.js';
 
 /** CONTRACT §8: SMTP advertises and enforces `SIZE 26214400`. */
 export const MAX_MESSAGE_BYTES = 26_214_400;
@@ -17,8 +17,8 @@ type Done = (error?: Error | null) => void;
 
 /** What the handlers need from the listener: closing one client's connection. */
 export interface ConnectionControl {
-  /** Ends the session's connection without a reply (a rule's `disconnect`). */
-  drop(session: SMTPServerSession): void;
+  /** Writes a reply, then ends the session's connection (a rule's `disconnect`, as a real server does). */
+  replyAndClose(session: SMTPServerSession, code: number, message: string): void;
   /** Answers 421 with a reason and ends the connection. */
   abort(session: SMTPServerSession, reason: string): void;
 }
@@ -34,21 +34,32 @@ const principalOf = (session: SMTPServerSession): SmtpPrincipal => (session.user
 /**
  * The session handlers: AUTH resolves the password as an API key; MAIL FROM, RCPT TO and
  * the end of DATA consult the scenario engine's SMTP-stage rules; DATA collects the
- * message into one Buffer and hands it to the one ingest pipeline.
+ * message into one Buffer and hands it to `submit`, the same door as an API send. A
+ * refusal (a domain value) becomes a reply here, after its delay, closing the connection
+ * when the rule says `disconnect`.
  */
 export function createHandlers(services: Services, logger: Logger, connections: ConnectionControl) {
-  const { config, keys, scenarios, ingest, domains } = services;
-  const defaultSender = parseAddress(config.defaultFrom)?.address.toLowerCase();
+  const { config, keys, scenarios, submit } = services;
 
-  /** Applies a rule's refusal after its delay: the error to answer, or null once the connection is dropped. */
-  const refuse = async (refusal: SmtpRefusal, session: SMTPServerSession, stage: SmtpStage): Promise<Error | null> => {
-    logger.debug(`rule refuses at ${stage}: ${refusal.disconnect ? 'disconnect' : `${refusal.code} ${refusal.message}`}`);
+  /**
+   * A refusal as a reply, after its delay (`delay_ms` comes before the answer): the error
+   * to answer with, or null when the reply was written here and the connection closed.
+   */
+  const refuse = async (refusal: Refusal, session: SMTPServerSession): Promise<Error | null> => {
+    // Strict sender mode has no code of its own: 550 5.7.1, as a server refusing a sender would say.
+    const code = refusal.code ?? 550;
+    const message = refusal.code === null ? `5.7.1 ${refusal.message}` : refusal.message;
+    logger.debug(`refused at ${refusal.stage}: ${code} ${message}${refusal.disconnect ? ', closing' : ''}`);
     if (refusal.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, refusal.delayMs).unref());
-    if (!refusal.disconnect) return smtpError(refusal.code, refusal.message);
-    connections.drop(session);
+    if (!refusal.disconnect) return smtpError(code, message);
+    connections.replyAndClose(session, code, message);
     return null;
   };
-  // A dropped connection gets no reply at all.
+  const stageRefusal = (stage: SmtpStage, teamId: string, from: string, recipients: string[]): Refusal | null => {
+    const smtp = scenarios.smtpRefusal(stage, { teamId, from, recipients });
+    return smtp && { stage, reason: 'rule', code: smtp.code, message: smtp.message, retryAfter: null, delayMs: smtp.delayMs, disconnect: smtp.disconnect };
+  };
+  // After replyAndClose the reply is written: smtp-server must not write another.
   const answer = (done: Done) => (error: Error | null) => error && done(error);
 
   return {
@@ -61,15 +72,15 @@ export function createHandlers(services: Services, logger: Logger, connections: 
     },
 
     onMailFrom(address: SMTPServerAddress, session: SMTPServerSession, done: Done) {
-      const refusal = scenarios.smtpRefusal('mail', { teamId: principalOf(session).teamId, from: address.address, recipients: [] });
-      if (refusal) return void refuse(refusal, session, 'mail').then(answer(done));
+      const refusal = stageRefusal('mail', principalOf(session).teamId, address.address, []);
+      if (refusal) return void refuse(refusal, session).then(answer(done));
       done();
     },
 
     onRcptTo(address: SMTPServerAddress, session: SMTPServerSession, done: Done) {
       const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
-      const refusal = scenarios.smtpRefusal('rcpt', { teamId: principalOf(session).teamId, from, recipients: [address.address] });
-      if (refusal) return void refuse(refusal, session, 'rcpt').then(answer(done));
+      const refusal = stageRefusal('rcpt', principalOf(session).teamId, from, [address.address]);
+      if (refusal) return void refuse(refusal, session).then(answer(done));
       done();
     },
 
@@ -114,27 +125,17 @@ export function createHandlers(services: Services, logger: Logger, connections: 
       throw smtpError(554, '5.6.0 The message could not be read');
     }
 
-    const recipients = [...input.to, ...input.cc, ...input.bcc].map((a) => a.address);
-    const refusal = scenarios.smtpRefusal('data', { teamId: principal.teamId, from: input.from.address, recipients, subject: input.subject, headers: input.headers });
-    if (refusal) {
-      const error = await refuse(refusal, session, 'data');
-      if (error) throw error;
-      return null;
-    }
-
-    // Strict sender mode applies to SMTP as to the API: the From must be at a verified domain.
-    const isDefaultSender = input.from.address.toLowerCase() === defaultSender;
-    const verifiedSender = isDefaultSender || domains.isVerifiedForSending(principal.teamId, addressDomain(input.from.address));
-    if (config.strictSender && !verifiedSender) {
-      throw smtpError(550, `5.7.1 Sender ${input.from.address} is not at a verified domain of this team`);
-    }
-    input.flags = verifiedSender ? {} : { unverified_sender: true };
-
     try {
-      const result = await ingest.ingest(input);
-      logger.debug(`${result.id} from ${input.from.address} to ${recipients.length} recipient(s), ${raw.length} bytes`);
+      const result = await submit(input, principal);
+      logger.debug(`${result.id} from ${input.from.address} to ${input.to.length + input.cc.length + input.bcc.length} recipient(s), ${raw.length} bytes`);
       return `2.0.0 Ok: queued as ${result.id}`;
     } catch (error) {
+      if (error instanceof Refused) {
+        const reply = await refuse(error.refusal, session);
+        if (reply) throw reply;
+        return null;
+      }
+      if (error instanceof DomainError && error.kind === 'too_large') throw smtpError(552, `5.3.4 ${error.message}`);
       logger.error('could not store a message', error);
       throw smtpError(451, '4.3.0 The message could not be stored, try again later');
     }

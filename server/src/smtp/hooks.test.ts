@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { deliveredEmail, queuedId, RawSmtp } from '../../test/smtp/client.js';
-import type { Scenarios, SmtpContext, SmtpRefusal, SmtpStage } from '../scenarios/scenarios.js';
+import type { Scenarios, SmtpContext, SmtpRefusal, SmtpStage } from '../simulation/scenarios.js';
 
 const KEY = 'hooks-key-0001';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
@@ -66,7 +66,7 @@ describe('SMTP-stage scenario hooks', () => {
     await client.quit();
   });
 
-  it('stores nothing when DATA is refused, and nothing when the connection is dropped there', async () => {
+  it('stores nothing when DATA is refused, and nothing when the rule closes the connection there', async () => {
     const before = server.sendbox.services.emails.count();
     stubRefusals((stage) => (stage === 'data' ? { code: 554, message: '5.7.1 Rejected by rule', delayMs: 0, disconnect: false } : null));
     const client = await session();
@@ -74,18 +74,26 @@ describe('SMTP-stage scenario hooks', () => {
     expect(refused).toMatchObject({ code: 554, text: '5.7.1 Rejected by rule' });
     await client.quit();
 
-    stubRefusals((stage) => (stage === 'data' ? { code: 421, message: '', delayMs: 0, disconnect: true } : null));
+    stubRefusals((stage) => (stage === 'data' ? { code: 421, message: '4.4.2 Bye', delayMs: 0, disconnect: true } : null));
     const dropped = await session();
-    await expect(dropped.sendRaw('app@acme.test', ['a@example.com'], MESSAGE)).rejects.toThrow('connection closed');
+    expect(await dropped.sendRaw('app@acme.test', ['a@example.com'], MESSAGE)).toMatchObject({ code: 421, text: '4.4.2 Bye' });
     await dropped.closed;
     expect(server.sendbox.services.emails.count()).toBe(before);
   });
 
-  it('drops the connection without a reply at RCPT TO', async () => {
-    stubRefusals((stage) => (stage === 'rcpt' ? { code: 421, message: '', delayMs: 0, disconnect: true } : null));
+  it('waits the rule\'s delay, then writes its reply at MAIL FROM and closes the connection', async () => {
+    stubRefusals((stage) => (stage === 'mail' ? { code: 450, message: '4.7.0 Come back later', delayMs: 50, disconnect: true } : null));
+    const client = await session();
+    expect(await client.command('MAIL FROM:<app@acme.test>')).toMatchObject({ code: 450, text: '4.7.0 Come back later' });
+    await client.closed;
+  });
+
+  it('writes the rule\'s reply at RCPT TO, then closes the connection', async () => {
+    stubRefusals((stage) => (stage === 'rcpt' ? { code: 554, message: '5.7.1 Go away', delayMs: 0, disconnect: true } : null));
     const client = await session();
     expect((await client.command('MAIL FROM:<app@acme.test>')).code).toBe(250);
-    await expect(client.command('RCPT TO:<a@example.com>')).rejects.toThrow('connection closed');
+    expect(await client.command('RCPT TO:<a@example.com>')).toMatchObject({ code: 554, text: '5.7.1 Go away' });
+    await client.closed;
   });
 });
 

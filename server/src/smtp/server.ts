@@ -1,6 +1,6 @@
 import { SMTPServer, type SMTPServerSession } from 'smtp-server';
 import type { Services } from '../context.js';
-import { listenOn } from '../sendbox.js';
+import { listenOn } from '../listen.js';
 import { createHandlers, MAX_MESSAGE_BYTES, MAX_RECIPIENTS, type ConnectionControl } from './handlers.js';
 import { installFastDataScan } from './fast-data.js';
 import { loadTls } from './tls.js';
@@ -26,7 +26,13 @@ export async function startSmtp(services: Services): Promise<SmtpHandle> {
 
   const connectionOf = (session: SMTPServerSession) => [...server.connections].find((c) => c.session === session);
   const connections: ConnectionControl = {
-    drop: (session) => connectionOf(session)?.close(),
+    replyAndClose: (session, code, message) => {
+      const connection = connectionOf(session);
+      if (!connection) return;
+      connection.send(code, message);
+      // send() closes by itself after a 421.
+      if (code !== 421) connection.close();
+    },
     abort: (session, reason) => connectionOf(session)?.send(421, reason),
   };
 

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { StartError } from '../sendbox.js';
+import { StartError } from '../listen.js';
 
 export interface TlsCredentials {
   key: string | Buffer;

@@ -76,10 +76,13 @@ export class DomainStore {
     return verified;
   }
 
-  updateVerification(id: number, update: VerificationUpdate): void {
+  /** Writes a check's result; answers the row as it now is, without reading it back. */
+  updateVerification(row: DomainRow, update: VerificationUpdate): DomainRow {
     this.verifiedCache.clear();
+    const next: DomainRow = { ...row, status: update.status, records: JSON.stringify(update.records), error_type: update.errorType, last_checked_at: update.checkedAt, verified_at: update.verifiedAt, verified_for_sending: update.verifiedForSending ? 1 : 0 };
     this.db.prepare('UPDATE domains SET status = ?, records = ?, error_type = ?, last_checked_at = ?, verified_at = ?, verified_for_sending = ? WHERE id = ?')
-      .run(update.status, JSON.stringify(update.records), update.errorType, update.checkedAt, update.verifiedAt, update.verifiedForSending ? 1 : 0, id);
+      .run(next.status, next.records, next.error_type, next.last_checked_at, next.verified_at, next.verified_for_sending, row.id);
+    return next;
   }
 
   delete(id: number): void {

@@ -1,7 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
-import type { Outcome } from '../delivery/outcomes.js';
+import type { DeliveryOutcome as Outcome } from '../../../shared/sandbox.js';
 import { EMAIL, FIELD, SEGMENT_SIZE, ShortNeedleIndex } from './short-needles.js';
 
 /** What ingest hands to storage: one email with its content and its recipients' plans. */

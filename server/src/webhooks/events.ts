@@ -1,5 +1,6 @@
 import type { SendboxEvent } from '../../../shared/events.js';
 import type { DomainStatus } from '../../../shared/domain.js';
+import type { SandboxEmailSummary } from '../../../shared/sandbox.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../shared/webhooks.js';
 import type { EmailStore } from '../storage/emails.js';
 import type { DomainStore } from '../storage/domains.js';
@@ -10,6 +11,12 @@ import { presentLog } from '../emails/present.js';
 export interface MappedEvent {
   type: WebhookEventType;
   data: object;
+}
+
+/** Webhooks send the provider's email record: the inbox-only fields of the bus event stay home. */
+function providerRecord(summary: SandboxEmailSummary): Omit<SandboxEmailSummary, 'is_read' | 'source' | 'flags'> {
+  const { is_read: _read, source: _source, flags: _flags, ...email } = summary;
+  return email;
 }
 
 const STATE_EVENTS = new Set<string>(['queued', 'delivered', 'bounced', 'failed', 'complaint']);
@@ -41,16 +48,16 @@ export class WebhookEventMapper {
         // Every recipient enters processing when the email is accepted.
         const id = this.deps.ids.decode(event.data.id);
         const recipients = id === null ? [] : this.deps.emails.recipients(id);
-        return recipients.map((r) => ({ type: 'email.processing', data: { ...event.data, recipient: r.address } }));
+        return recipients.map((r) => ({ type: 'email.processing', data: { ...providerRecord(event.data), recipient: r.address } }));
       }
       case 'email.updated': {
         const change = event.change;
         if (!change?.recipient) return [];
-        if (change.kind === 'open') return [{ type: 'email.opened', data: { ...event.data, recipient: change.recipient } }];
-        if (change.kind === 'click') return [{ type: 'email.clicked', data: { ...event.data, recipient: change.recipient, url: change.url ?? '' } }];
+        if (change.kind === 'open') return [{ type: 'email.opened', data: { ...providerRecord(event.data), recipient: change.recipient } }];
+        if (change.kind === 'click') return [{ type: 'email.clicked', data: { ...providerRecord(event.data), recipient: change.recipient, url: change.url ?? '' } }];
         if (change.kind !== 'state' || !change.state || !STATE_EVENTS.has(change.state)) return [];
         const log = this.latestLog(event.data.id, change.recipient, change.state);
-        return [{ type: `email.${change.state}` as WebhookEventType, data: { ...event.data, recipient: change.recipient, ...(log ? { log } : {}) } }];
+        return [{ type: `email.${change.state}` as WebhookEventType, data: { ...providerRecord(event.data), recipient: change.recipient, ...(log ? { log } : {}) } }];
       }
       case 'domain.created':
         this.domainStatus.set(event.data.id, event.data.status);

@@ -311,7 +311,7 @@ describe('/sandbox/webhooks', () => {
     [{ url: 'http://x.example/', events: 'email.bounced' }, 'events', /must be an array/],
     [{ url: 'http://x.example/', events: ['email.bounced', 'email.exploded'] }, 'events.1', /unknown event type "email.exploded"/],
     [{ url: 'http://x.example/', events: ['email.created'] }, 'events.0', /unknown event type/],
-    [{ url: 'http://x.example/', colour: 'red' }, '', /unknown field colour/],
+    [{ url: 'http://x.example/', colour: 'red' }, 'colour', /unknown field colour/],
   ])('answers 422 for %j', async (body, field, message) => {
     const res = await server.api('/sandbox/webhooks', { method: 'POST', json: body });
     expect(res.status).toBe(422);

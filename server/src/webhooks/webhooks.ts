@@ -6,7 +6,7 @@ import { iso, unixSeconds } from '../clock.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import { maskSecret, type Config } from '../config.js';
-import { ApiError } from '../http/errors.js';
+import { conflict, notFound } from '../errors.js';
 import { metaValue, type Db } from '../storage/db.js';
 import type { DomainStore } from '../storage/domains.js';
 import type { EmailStore } from '../storage/emails.js';
@@ -130,7 +130,7 @@ export class Webhooks {
 
   delete(publicId: string): void {
     const row = this.find(publicId);
-    if (row.source === 'flag') throw new ApiError(409, 'This webhook comes from --webhook-url; start sendbox without the flag to remove it');
+    if (row.source === 'flag') throw conflict('This webhook comes from --webhook-url; start sendbox without the flag to remove it');
     this.hooks.delete(row.id);
     const pump = this.pumps.get(row.id);
     pump?.timer?.clear();
@@ -146,7 +146,7 @@ export class Webhooks {
 
   private find(publicId: string): WebhookRow {
     const row = [...this.hooks.values()].find((h) => h.public_id === publicId);
-    if (!row) throw new ApiError(404, `Webhook ${publicId} not found`);
+    if (!row) throw notFound(`Webhook ${publicId} not found`);
     return row;
   }
 

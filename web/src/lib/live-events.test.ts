@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import type { SandboxEmail, SandboxEmailList, SandboxEmailSummary } from '../../../shared/sandbox';
+import type { SandboxEmail, SandboxEmailList, SandboxEmailSummary, Mailbox } from '../../../shared/sandbox';
 import type { DomainIdentity } from '../../../shared/domain';
 import { subscribeToLiveEvents, type EventSourceLike, type LiveStatus } from './live-events';
 import { domainKeys, inboxKeys, mailboxKeys, messageKeys, type EmailListParams } from './query-keys';
@@ -29,6 +29,7 @@ const summary = (id: string, overrides: Partial<SandboxEmailSummary> = {}): Sand
 
 const list = (...emails: SandboxEmailSummary[]): SandboxEmailList => ({ data: emails, pagination: { page: 1, limit: 50, total_records: emails.length, total_pages: 1 } });
 const params = (extra: Partial<EmailListParams> = {}): EmailListParams => ({ page: 1, limit: 50, ...extra });
+const mailbox = (team_id: string, total: number, unread: number): Mailbox => ({ team_id, total, unread, api_keys: [] });
 
 describe('subscribeToLiveEvents', () => {
   let client: QueryClient;
@@ -99,31 +100,51 @@ describe('subscribeToLiveEvents', () => {
     expect(isInvalid(key)).toBe(true);
   });
 
-  it('refetches lists and counts after a read change, which the event record does not carry', () => {
+  it('writes a read change from the event into cached lists, refetching only the unread counts', () => {
     client.setQueryData(inboxKeys.list(params()), list(summary('a')));
-    source.emit('email.updated', { id: 'a', status: 'delivered' }, { change: { kind: 'read' } });
+    client.setQueryData(mailboxKeys.all, [mailbox('team_1', 1, 1)]);
+    source.emit('email.updated', summary('a', { is_read: true }), { change: { kind: 'read' } });
     vi.runAllTimers();
-    expect(isInvalid(inboxKeys.list(params()))).toBe(true);
-    expect(isInvalid(mailboxKeys.all)).toBe(false);
+    expect(client.getQueryData<SandboxEmailList>(inboxKeys.list(params()))?.data[0].is_read).toBe(true);
+    expect(isInvalid(inboxKeys.list(params()))).toBe(false);
+    expect(isInvalid(mailboxKeys.all)).toBe(true);
   });
 
-  it('refetches lists and mailbox counts when an email arrives, once for a whole burst', () => {
-    client.setQueryData(inboxKeys.list(params()), list());
-    client.setQueryData(mailboxKeys.all, []);
+  it('puts a new email at the top of the first page and counts it into its mailbox, without a refetch', () => {
+    client.setQueryData(inboxKeys.list(params({ limit: 2 })), { ...list(summary('b'), summary('c')), pagination: { page: 1, limit: 2, total_records: 2, total_pages: 1 } });
+    client.setQueryData(inboxKeys.list(params({ team_id: 'team_2' })), list());
+    client.setQueryData(mailboxKeys.all, [mailbox('team_1', 2, 1), mailbox('team_2', 0, 0)]);
+    const invalidate = vi.spyOn(client, 'invalidateQueries');
+
+    for (let i = 0; i < 500; i++) source.emit('email.created', summary(`n${i}`, { team_id: 'team_1' }));
+    source.emit('email.created', summary('a', { team_id: 'team_1' }));
+    vi.runAllTimers();
+    const first = client.getQueryData<SandboxEmailList>(inboxKeys.list(params({ limit: 2 })));
+    expect(first?.data.map((e) => e.id)).toEqual(['a', 'n499']);
+    expect(first?.pagination).toEqual({ page: 1, limit: 2, total_records: 503, total_pages: 252 });
+    // Another team's mailbox list is left as it was.
+    expect(client.getQueryData<SandboxEmailList>(inboxKeys.list(params({ team_id: 'team_2' })))?.data).toEqual([]);
+    expect(client.getQueryData<Mailbox[]>(mailboxKeys.all)).toEqual([mailbox('team_1', 503, 502), mailbox('team_2', 0, 0)]);
+    expect(invalidate).not.toHaveBeenCalled();
+  });
+
+  it('refetches filtered lists and later pages when an email arrives, once for a whole burst', () => {
+    client.setQueryData(inboxKeys.list(params({ search: 'x' })), list());
+    client.setQueryData(inboxKeys.list(params({ page: 2 })), list());
     const invalidate = vi.spyOn(client, 'invalidateQueries');
 
     source.emit('email.created', summary('a'));
     vi.advanceTimersByTime(0);
-    expect(isInvalid(inboxKeys.list(params()))).toBe(true);
-    expect(isInvalid(mailboxKeys.all)).toBe(true);
+    expect(isInvalid(inboxKeys.list(params({ search: 'x' })))).toBe(true);
+    expect(isInvalid(inboxKeys.list(params({ page: 2 })))).toBe(true);
     const afterFirst = invalidate.mock.calls.length;
 
     for (let i = 0; i < 500; i++) source.emit('email.created', summary(`n${i}`));
     vi.advanceTimersByTime(299);
     expect(invalidate.mock.calls.length).toBe(afterFirst);
     vi.advanceTimersByTime(1);
-    // One refetch of the lists and one of the counts for the 500 events.
-    expect(invalidate.mock.calls.length).toBe(afterFirst + 2);
+    // One refetch per affected list (and of the counts of a team not cached yet) for the 500 events.
+    expect(invalidate.mock.calls.length).toBe(afterFirst + 3);
   });
 
   it('takes a deleted email out of cached lists at once and counts it out', () => {

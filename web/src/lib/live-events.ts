@@ -1,8 +1,7 @@
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
-import type { Email } from '../../../shared/email';
 import type { DomainIdentity } from '../../../shared/domain';
 import type { EmailChange } from '../../../shared/events';
-import type { SandboxEmail, SandboxEmailList, SandboxEmailSummary } from '../../../shared/sandbox';
+import type { Mailbox, SandboxEmail, SandboxEmailList, SandboxEmailSummary } from '../../../shared/sandbox';
 import { apiPaths } from '../paths';
 import { domainKeys, inboxKeys, isFilteredList, mailboxKeys, messageKeys, type EmailListParams } from './query-keys';
 
@@ -26,13 +25,15 @@ export interface LiveEventsOptions {
 
 const EVENT_TYPES = ['email.created', 'email.updated', 'email.deleted', 'emails.cleared', 'domain.created', 'domain.updated', 'domain.deleted'] as const;
 
-type EmailPatch = Partial<SandboxEmailSummary> & Pick<Email, 'id'>;
+type EmailPatch = Partial<SandboxEmailSummary> & Pick<SandboxEmailSummary, 'id'>;
 
 /**
- * Keeps the query cache in step with the server's SSE stream: status changes are written into
- * the cached lists and message in place (no refetch for the commonest event), anything that
- * changes which rows a list holds refetches it, throttled so a burst of 1 000 sends costs a few
- * requests rather than 1 000. Returns the function that closes the stream.
+ * Keeps the query cache in step with the server's SSE stream. Email events carry the list item
+ * the inbox caches (the sandbox summary), so a new email is put at the top of the first page of
+ * each unfiltered list and counted into its mailbox, and a change is written into the cached
+ * lists and message, all in place: no refetch per new email. Only what the event cannot settle
+ * refetches (filtered lists and later pages, whose rows shift), throttled so a burst of 1 000
+ * sends costs a few requests rather than 1 000. Returns the function that closes the stream.
  */
 export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEventsOptions = {}): () => void {
   const { url = apiPaths.events, throttleMs = 300, onStatus } = options;
@@ -41,9 +42,11 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
   let disconnected = false;
 
   const handlers: Record<(typeof EVENT_TYPES)[number], (data: unknown, change?: EmailChange) => void> = {
-    'email.created': () => {
-      invalidate(inboxKeys.lists());
-      invalidate(mailboxKeys.all);
+    'email.created': (data) => {
+      const email = data as SandboxEmailSummary;
+      insertIntoCachedLists(queryClient, email);
+      if (!countIntoMailbox(queryClient, email)) invalidate(mailboxKeys.all);
+      invalidateLists(queryClient, invalidate, (params, fetching) => fetching || isFilteredList(params) || params.page > 1);
     },
     'email.updated': (data, change) => {
       const patch = data as EmailPatch;
@@ -52,11 +55,8 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
       // Logs, outcomes and activity are only in the full view: fetch the open message again.
       invalidate(messageKeys.detail(patch.id));
       invalidateLists(queryClient, invalidate, (params, fetching) => fetching || isFilteredList(params));
-      // The event carries the /v1 record, which has no read flag: refetch to show a read change made elsewhere.
-      if (!change || change.kind === 'read') {
-        invalidate(inboxKeys.lists());
-        invalidate(mailboxKeys.all);
-      }
+      // The summary carries the read flag (patched above); only the unread counts need the server.
+      if (!change || change.kind === 'read') invalidate(mailboxKeys.all);
     },
     'email.deleted': (data) => {
       const { id } = data as { id: string };
@@ -119,6 +119,28 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
     source.close();
     invalidate.cancel();
   };
+}
+
+/** A new email at the top of page 1 of every unfiltered list that shows its team, the page kept at its size. */
+function insertIntoCachedLists(queryClient: QueryClient, email: SandboxEmailSummary): void {
+  for (const query of queryClient.getQueryCache().findAll({ queryKey: inboxKeys.lists() })) {
+    const params = query.queryKey[2] as EmailListParams | undefined;
+    if (!params || params.page !== 1 || isFilteredList(params)) continue;
+    if (params.team_id !== undefined && params.team_id !== email.team_id) continue;
+    queryClient.setQueryData<SandboxEmailList>(query.queryKey, (old) => {
+      if (!old || old.data.some((e) => e.id === email.id)) return old;
+      const total = old.pagination.total_records + 1;
+      return { data: [email, ...old.data].slice(0, params.limit), pagination: { ...old.pagination, total_records: total, total_pages: Math.ceil(total / params.limit) } };
+    });
+  }
+}
+
+/** Counts a new email into its team's cached mailbox; false when there is no such mailbox yet (a new team). */
+function countIntoMailbox(queryClient: QueryClient, email: SandboxEmailSummary): boolean {
+  const mailboxes = queryClient.getQueryData<Mailbox[]>(mailboxKeys.all);
+  if (!mailboxes?.some((m) => m.team_id === email.team_id)) return false;
+  queryClient.setQueryData<Mailbox[]>(mailboxKeys.all, mailboxes.map((m) => (m.team_id === email.team_id ? { ...m, total: m.total + 1, unread: m.unread + (email.is_read ? 0 : 1) } : m)));
+  return true;
 }
 
 function patchCachedLists(queryClient: QueryClient, patch: EmailPatch): void {

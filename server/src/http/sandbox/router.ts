@@ -1,0 +1,44 @@
+import { Router, type RequestHandler } from 'express';
+import type { Services } from '../../context.js';
+import { sandboxGuards } from './guards.js';
+import { sandboxEmailsRouter } from './emails.js';
+import { sandboxRulesRouter } from './rules.js';
+import { sandboxDeliveryRouter } from './delivery.js';
+import { sandboxChaosRouter } from './chaos.js';
+import { sandboxResetRouter } from './reset.js';
+import { sandboxTeamsRouter } from './teams.js';
+import { sandboxEventsRouter } from './sse.js';
+import { sandboxDomainsRouter } from './domains.js';
+import { sandboxWebhooksRouter } from './webhooks.js';
+
+/**
+ * /sandbox: the control API for the inbox and test suites (not team-scoped).
+ * Each resource has its own module; this file only mounts them.
+ */
+export function sandboxRouter(services: Services, json: RequestHandler): Router {
+  const router = Router();
+  // Host, ui-auth and Content-Type checks run before any body is parsed.
+  router.use(sandboxGuards(services.config), json);
+  router.get('/health', (_req, res) => {
+    res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
+  });
+  // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events
+  router.use('/emails', sandboxEmailsRouter(services));
+  // POST, GET, DELETE /; GET, DELETE /:id
+  router.use('/rules', sandboxRulesRouter(services));
+  // GET /; POST /pause, /resume
+  router.use('/delivery', sandboxDeliveryRouter(services));
+  // GET, PUT /
+  router.use('/chaos', sandboxChaosRouter(services));
+  // POST /
+  router.use('/reset', sandboxResetRouter(services));
+  // GET /
+  router.use('/teams', sandboxTeamsRouter(services));
+  // GET / (Server-Sent Events)
+  router.use('/events', sandboxEventsRouter(services));
+  // GET, POST, DELETE /; POST /verify; PUT, GET, DELETE /:domain/verification
+  router.use('/domains', sandboxDomainsRouter(services));
+  // POST, GET /; GET, DELETE /:id; GET /:id/attempts
+  router.use('/webhooks', sandboxWebhooksRouter(services));
+  return router;
+}
