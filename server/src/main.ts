@@ -28,9 +28,9 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   try {
-    const { httpPort, smtpPort } = await sendbox.listen();
+    const { httpPort, smtpPort, smtpsPort } = await sendbox.listen();
     const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
-    process.stdout.write(`sendbox ready  http://${host}:${httpPort}  smtp://${host}:${smtpPort}  db ${config.db}\n`);
+    process.stdout.write(`sendbox ready  http://${host}:${httpPort}  smtp://${host}:${smtpPort}  db ${config.db}${smtpsPort === null ? '' : `  smtps://${host}:${smtpsPort}`}\n`);
   } catch (error) {
     process.stderr.write(`sendbox: ${error instanceof StartError ? error.message : (error as Error).message}\n`);
     await sendbox.close().catch(() => {});

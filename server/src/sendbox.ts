@@ -28,7 +28,7 @@ export interface Sendbox {
   services: Services;
   app: Express;
   /** Binds HTTP and SMTP; resolves with the real ports (port 0 picks free ones). */
-  listen(): Promise<{ httpPort: number; smtpPort: number }>;
+  listen(): Promise<{ httpPort: number; smtpPort: number; smtpsPort: number | null }>;
   /** Graceful stop: finish in-flight requests, flush pending writes, close the database. */
   close(): Promise<void>;
 }
@@ -125,7 +125,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       lifecycle.start();
       services.webhooks.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
-      return { httpPort, smtpPort: smtp.port };
+      return { httpPort, smtpPort: smtp.port, smtpsPort: smtp.smtpsPort };
     },
     async close() {
       stopping.abort();
