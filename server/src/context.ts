@@ -11,6 +11,7 @@ import type { Lifecycle } from './delivery/lifecycle.js';
 import type { Ingest } from './ingest/ingest.js';
 import type { Scenarios } from './scenarios/scenarios.js';
 import type { Webhooks } from './webhooks/webhooks.js';
+import type { Relay } from './relay/relay.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
 export interface Services {
@@ -27,6 +28,8 @@ export interface Services {
   ingest: Ingest;
   scenarios: Scenarios;
   webhooks: Webhooks;
+  /** Release to a real server (`--relay`). */
+  relay: Relay;
   /** Aborted when shutdown starts: long polls and SSE streams end on it. */
   stopping: AbortSignal;
 }

@@ -23,6 +23,7 @@ import { domainVerifiers } from './domains/verifiers.js';
 import { DomainScriptStore } from './storage/domain-scripts.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
+import { createRelay } from './relay/relay.js';
 
 export interface Sendbox {
   services: Services;
@@ -87,6 +88,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     stopping: stopping.signal,
     ingest: undefined as unknown as Ingest,
     webhooks: createWebhooks({ db, events, emails, domains: new DomainStore(db), ids, clock, logger: logger.child('webhooks'), config }),
+    relay: createRelay({ config, emails, ids, events, clock, logger: logger.child('relay') }),
   };
   services.ingest = new Ingest({
     store: emails,
@@ -124,6 +126,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       // Resume lifecycles that a previous run left mid-way.
       lifecycle.start();
       services.webhooks.start();
+      services.relay.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
       return { httpPort, smtpPort: smtp.port, smtpsPort: smtp.smtpsPort };
     },
@@ -142,6 +145,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       services.ingest.flush();
       // After the flush, so the events of the last writes are queued too.
       await services.webhooks.stop();
+      services.relay.stop();
       walTruncation?.stop();
       db.close();
     },

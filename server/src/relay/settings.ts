@@ -46,6 +46,6 @@ export function relaySettingsProblem(config: { relay?: string; relayAllow?: stri
     const parsed = parseGlobList(value);
     if ('problem' in parsed) return `--${flag}: ${parsed.problem}`;
   }
-  if (config.relayAuto !== undefined && config.relay === undefined) return '--relay-auto needs --relay';
+  if (config.relayAuto !== undefined && (config.relay === undefined || config.relayAllow === undefined)) return '--relay-auto needs --relay and --relay-allow';
   return null;
 }

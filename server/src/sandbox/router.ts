@@ -10,6 +10,7 @@ import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
+import { sandboxReleaseRouter } from '../relay/routes.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -22,6 +23,7 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   router.get('/health', (_req, res) => {
     res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
   });
+  router.use('/emails', sandboxReleaseRouter(services));
   router.use('/emails', sandboxEmailsRouter(services));
   router.use('/rules', sandboxRulesRouter(services));
   router.use('/delivery', sandboxDeliveryRouter(services));
