@@ -22,3 +22,12 @@ export const releaseResultSchema = z.object({
   resent_message_id: z.string(),
 });
 export type ReleaseResult = z.infer<typeof releaseResultSchema>;
+
+/** `GET /sandbox/relay`: whether release is set up, where it goes and to whom it may. */
+export const relayInfoSchema = z.object({
+  configured: z.boolean(),
+  relay: z.string().nullable().describe('host:port, never the credentials'),
+  allow: z.array(z.string()).describe('--relay-allow globs; empty refuses every release'),
+  auto: z.array(z.string()).describe('--relay-auto globs'),
+});
+export type RelayInfo = z.infer<typeof relayInfoSchema>;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
-import type { ReleaseResult } from '../../../shared/release.js';
+import type { RelayInfo, ReleaseResult } from '../../../shared/release.js';
 import type { Config } from '../config.js';
 import type { Clock } from '../clock.js';
 import type { EventBus } from '../events.js';
@@ -26,8 +26,8 @@ const SOCKET_TIMEOUT_MS = 30_000;
 const MAX_CONNECTIONS = 2;
 
 export interface Relay {
-  /** True when `--relay` is set. */
-  readonly configured: boolean;
+  /** What the inbox shows: set up or not, where to, the globs (never the credentials). */
+  readonly info: RelayInfo;
   /** Sends the stored raw message to `to` with Resent-* headers on top; throws ReleaseRefused. */
   release(emailId: number, to: string[]): Promise<ReleaseResult>;
   /** Starts auto-release (`--relay-auto`), if configured. */
@@ -96,7 +96,12 @@ export function createRelay(deps: { config: Config; emails: EmailStore; ids: IdC
   }
 
   return {
-    configured: target !== null,
+    info: {
+      configured: target !== null,
+      relay: target ? `${target.host}:${target.port}` : null,
+      allow: patternsOf(config.relayAllow),
+      auto: patternsOf(config.relayAuto),
+    },
     release,
     start() {
       if (!target || auto.length === 0) return;
@@ -115,6 +120,12 @@ export function createRelay(deps: { config: Config; emails: EmailStore; ids: IdC
       transport?.close();
     },
   };
+}
+
+function patternsOf(value: string | undefined): string[] {
+  if (value === undefined) return [];
+  const parsed = parseGlobList(value);
+  return 'patterns' in parsed ? parsed.patterns : [];
 }
 
 function globsOf(value: string | undefined): GlobMatcher[] {

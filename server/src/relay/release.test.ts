@@ -87,6 +87,11 @@ describe('release through --relay', () => {
     expect(res.body.errors[0].field).toBe(field);
   });
 
+  it('says where releases go, without the credentials', async () => {
+    const res = await server.api('/sandbox/relay');
+    expect(res.body).toEqual({ status: 200, message: 'Release is set up', data: { configured: true, relay: `127.0.0.1:${receiver.port}`, allow: ['*@example.com', 'ops@acme.test'], auto: [] } });
+  });
+
   it('answers 404 for an unknown email, 405 for GET, 415 without JSON', async () => {
     expect((await release(server, 'ffffffffffffffff', { to: ['a@example.com'] })).status).toBe(404);
     const id = await send(server, ['alice@example.com'], 'x');

@@ -31,3 +31,13 @@ export function sandboxReleaseRouter(services: Services): Router {
   router.all('/:id/release', methodNotAllowed(['POST']));
   return router;
 }
+
+/** GET /sandbox/relay: whether release is set up (the inbox shows its release button from this). */
+export function sandboxRelayRouter(services: Services): Router {
+  const router = Router();
+  router.get('/', (_req, res) => {
+    res.json({ status: 200, message: services.relay.info.configured ? 'Release is set up' : 'Release is off: no --relay', data: services.relay.info });
+  });
+  router.all('/', methodNotAllowed(['GET']));
+  return router;
+}

@@ -10,7 +10,7 @@ import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
-import { sandboxReleaseRouter } from '../relay/routes.js';
+import { sandboxRelayRouter, sandboxReleaseRouter } from '../relay/routes.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -33,5 +33,6 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   router.use('/events', sandboxEventsRouter(services));
   router.use('/domains', sandboxDomainsRouter(services));
   router.use('/webhooks', sandboxWebhooksRouter(services));
+  router.use('/relay', sandboxRelayRouter(services));
   return router;
 }
