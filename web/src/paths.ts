@@ -8,6 +8,8 @@ export const apiPaths = {
   emailRaw: (id: string) => `/sandbox/emails/${enc(id)}/raw`,
   emailAttachment: (id: string, index: number) => `/sandbox/emails/${enc(id)}/attachments/${index}`,
   emailEvents: (id: string) => `/sandbox/emails/${enc(id)}/events`,
+  emailRelease: (id: string) => `/sandbox/emails/${enc(id)}/release`,
+  relay: '/sandbox/relay',
   teams: '/sandbox/teams',
   events: '/sandbox/events',
   rules: '/sandbox/rules',
