@@ -1,10 +1,17 @@
 #!/usr/bin/env node
+import { basename } from 'node:path';
 import { ConfigError, HelpRequested, helpText, loadConfig } from './config.js';
 import { createSendbox, StartError } from './sendbox.js';
 import { createLogger } from './logger.js';
+import { runSendmail } from './sendmail/sendmail.js';
 
 /** The CLI: load config, start everything, print the ready line, stop cleanly on signals. */
 async function main(): Promise<void> {
+  // `sendbox sendmail …`, or the binary linked as `sendmail`: the sendmail replacement.
+  if (process.argv[2] === 'sendmail' || /^sendmail(?:\.m?js)?$/.test(basename(process.argv[1] ?? ''))) {
+    process.exitCode = await runSendmail(process.argv.slice(process.argv[2] === 'sendmail' ? 3 : 2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env });
+    return;
+  }
   let config;
   try {
     config = loadConfig(process.argv.slice(2), process.env);
