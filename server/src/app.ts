@@ -12,6 +12,7 @@ import { openapiRouter } from './routes/openapi.js';
 import { sandboxRouter } from './sandbox/router.js';
 import { webRouter } from './routes/web.js';
 import { inboxGuards } from './sandbox/guards.js';
+import { metricsRouter } from './metrics/routes.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
@@ -32,7 +33,8 @@ export function createApp(services: Services): Express {
   app.use('/v1/send', sendRouter(services));
   app.use('/v1/emails', emailsRouter(services));
   app.use('/v1/domains', domainsRouter(services));
-  app.use('/sandbox', sandboxRouter(services, json));
+  app.use('/sandbox', services.metrics.observeSandbox, sandboxRouter(services, json));
+  app.use('/metrics', metricsRouter(services));
   app.use(inboxGuards(services.config), webRouter(services));
 
   app.use(notFound);

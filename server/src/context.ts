@@ -12,6 +12,7 @@ import type { Ingest } from './ingest/ingest.js';
 import type { Scenarios } from './scenarios/scenarios.js';
 import type { Webhooks } from './webhooks/webhooks.js';
 import type { Relay } from './relay/relay.js';
+import type { Metrics } from './metrics/metrics.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
 export interface Services {
@@ -30,6 +31,8 @@ export interface Services {
   webhooks: Webhooks;
   /** Release to a real server (`--relay`). */
   relay: Relay;
+  /** Prometheus counters of this instance (`/metrics`). */
+  metrics: Metrics;
   /** Aborted when shutdown starts: long polls and SSE streams end on it. */
   stopping: AbortSignal;
 }

@@ -24,6 +24,7 @@ import { DomainScriptStore } from './storage/domain-scripts.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
 import { createRelay } from './relay/relay.js';
+import { countRefusals, Metrics } from './metrics/metrics.js';
 
 export interface Sendbox {
   services: Services;
@@ -48,6 +49,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   const simLogger = logger.child('sim');
   const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(db, config) });
   scenarios.onReset((teamId) => new DomainScriptStore(db).clearTeam(teamId));
+  const metrics = new Metrics(db);
+  countRefusals(scenarios, metrics);
 
   const lifecycle = new Lifecycle({
     store: emails,
@@ -56,6 +59,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     logger: simLogger,
     delayMs: config.delayMs,
     onChanged: (changes) => {
+      metrics.recipientChanges(changes);
       if (events.listenerCount === 0) return;
       const byEmail = new Map<number, typeof changes>();
       for (const change of changes) {
@@ -87,8 +91,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     scenarios,
     stopping: stopping.signal,
     ingest: undefined as unknown as Ingest,
-    webhooks: createWebhooks({ db, events, emails, domains: new DomainStore(db), ids, clock, logger: logger.child('webhooks'), config }),
+    webhooks: createWebhooks({ db, events, emails, domains: new DomainStore(db), ids, clock, logger: logger.child('webhooks'), config, onAttempt: (result) => metrics.webhookAttempt(result) }),
     relay: createRelay({ config, emails, ids, events, clock, logger: logger.child('relay') }),
+    metrics,
   };
   services.ingest = new Ingest({
     store: emails,
@@ -101,6 +106,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     delayMs: config.delayMs,
     maxEmails: config.maxEmails,
     outcomeSources: () => services.scenarios.outcomeSources(),
+    onStored: (batch) => metrics.received(batch),
   });
 
   const app = createApp(services);

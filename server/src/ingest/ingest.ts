@@ -57,6 +57,8 @@ export interface IngestOptions {
   maxEmails: number;
   /** Outcome sources in precedence order (rules first, defaults last). */
   outcomeSources: () => OutcomeSource[];
+  /** Told of every stored batch after its commit (the metrics' received counter). */
+  onStored?: (batch: readonly NewEmail[]) => void;
 }
 
 // A quarter second of sends is indexed together; a catch-up never holds a query long.
@@ -178,6 +180,7 @@ export class Ingest {
   private afterWrite(batch: NewEmail[]): void {
     const { store, events, lifecycle, logger, maxEmails, ids } = this.options;
     this.count += batch.length;
+    this.options.onStored?.(batch);
     let earliest = Infinity;
     const announce = events.listenerCount > 0;
     for (const email of batch) {
