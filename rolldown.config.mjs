@@ -5,7 +5,8 @@
 export default {
   input: 'dist/server/src/main.js',
   platform: 'node',
-  external: ['better-sqlite3', 'mailparser', 'selfsigned', /^node:/],
+  // swagger-ui-dist is only files that /docs serves, found through require.resolve at start.
+  external: ['better-sqlite3', 'mailparser', 'selfsigned', 'swagger-ui-dist', /^node:/],
   output: { file: 'dist/sendbox.mjs', format: 'esm', sourcemap: true },
   logLevel: 'warn',
 };

@@ -13,6 +13,7 @@ import { sandboxRouter } from './sandbox/router.js';
 import { webRouter } from './routes/web.js';
 import { inboxGuards } from './sandbox/guards.js';
 import { metricsRouter } from './metrics/routes.js';
+import { docsRouter } from './docs/routes.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
@@ -35,6 +36,7 @@ export function createApp(services: Services): Express {
   app.use('/v1/domains', domainsRouter(services));
   app.use('/sandbox', services.metrics.observeSandbox, sandboxRouter(services, json));
   app.use('/metrics', metricsRouter(services));
+  app.use('/docs', docsRouter(services));
   app.use(inboxGuards(services.config), webRouter(services));
 
   app.use(notFound);

@@ -25,6 +25,8 @@ export const apiPaths = {
   webhook: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}`,
   webhookAttempts: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}/attempts`,
   openapi: '/openapi.json',
+  /** Swagger UI, served by sendbox (not an inbox page). */
+  docs: '/docs',
 } as const;
 
 /** The inbox's own pages (the server answers every other path with index.html). */
