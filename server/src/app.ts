@@ -35,8 +35,8 @@ export function createApp(services: Services): Express {
   app.use('/v1/emails', emailsRouter(services));
   app.use('/v1/domains', domainsRouter(services));
   app.use('/sandbox', services.metrics.observeSandbox, sandboxRouter(services, json));
-  app.use('/metrics', metricsRouter(services));
-  app.use('/docs', docsRouter(services));
+  app.use('/metrics', metricsRouter(services, json));
+  app.use('/docs', docsRouter(services, json));
   app.use(inboxGuards(services.config), webRouter(services));
 
   app.use(notFound);

@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { Router, type RequestHandler } from 'express';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import type { Services } from '../context.js';
@@ -68,9 +68,10 @@ function swaggerUiDir(): string {
   return dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
 
-export function docsRouter(services: Services): Router {
+export function docsRouter(services: Services, json: RequestHandler): Router {
   const router = Router();
-  router.use(hostGuard(services.config), uiAuthGuard(services.config));
+  // The edge rules of /sandbox, in its order: Host, auth, then the body parser (a malformed body is a 400 here too).
+  router.use(hostGuard(services.config), uiAuthGuard(services.config), json);
   router.use((_req, res, next) => {
     res.setHeader('Content-Security-Policy', DOCS_CSP);
     next();
