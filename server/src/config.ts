@@ -150,7 +150,7 @@ export function helpText(): string {
     const def = s.default === undefined ? '' : ` (default: ${s.default})`;
     return `  ${flag.padEnd(28)} ${s.help}${def}\n  ${''.padEnd(28)} env ${envName(s.flag)}`;
   });
-  return ['Usage: sendbox [options]', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', ''].join('\n');
+  return ['Usage: sendbox [options]', '       sendbox sendmail [-t] [-i] [-f from] [--smtp-addr host:port] [recipient…] < message   (sendbox sendmail --help)', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', ''].join('\n');
 }
 
 /** Config for logs: secrets keep only their last 4 characters. */
