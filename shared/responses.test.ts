@@ -3,7 +3,8 @@ import type { z } from 'zod';
 import type { Email, EmailLogEntry, Pagination, SendResponse } from './email.js';
 import type { DnsRecord, DomainIdentity } from './domain.js';
 import type { ErrorBody } from './errors.js';
-import type { Mailbox, SandboxEmail, SandboxEmailList, SandboxEmailSummary } from './sandbox.js';
+import type { ChaosSettings, DeliveryState, Mailbox, ResetResult, Rule, SandboxEmail, SandboxEmailList, SandboxEmailSummary } from './sandbox.js';
+import type { Webhook, WebhookAttempt, WebhookDetail } from './webhooks.js';
 import type * as r from './responses.js';
 
 // Checked by tsc (npm run typecheck): a field added to an interface and not to its schema,
@@ -21,5 +22,12 @@ describe('response schemas', () => {
     expectTypeOf<z.infer<typeof r.sandboxEmailListSchema>>().toEqualTypeOf<SandboxEmailList>();
     expectTypeOf<z.infer<typeof r.sandboxEmailSchema>>().toEqualTypeOf<SandboxEmail>();
     expectTypeOf<z.infer<typeof r.mailboxSchema>>().toEqualTypeOf<Mailbox>();
+    expectTypeOf<z.infer<typeof r.ruleSchema>>().toEqualTypeOf<Rule>();
+    expectTypeOf<z.infer<typeof r.deliveryStateSchema>>().toEqualTypeOf<DeliveryState>();
+    expectTypeOf<z.infer<typeof r.chaosSettingsSchema>>().toEqualTypeOf<ChaosSettings>();
+    expectTypeOf<z.infer<typeof r.resetResultSchema>>().toEqualTypeOf<ResetResult>();
+    expectTypeOf<z.infer<typeof r.webhookSchema>>().toEqualTypeOf<Webhook>();
+    expectTypeOf<z.infer<typeof r.webhookAttemptSchema>>().toEqualTypeOf<WebhookAttempt>();
+    expectTypeOf<z.infer<typeof r.webhookDetailSchema>>().toEqualTypeOf<WebhookDetail>();
   });
 });

@@ -149,3 +149,70 @@ export const mailboxSchema = z.strictObject({
 
 /** The success envelope of /v1 (except send) and /sandbox: `{status, message, data}`. */
 export const envelopeOf = <T extends z.ZodType>(data: T) => z.strictObject({ status: z.number().int(), message: z.string(), data });
+
+// ---- rules, delivery clock, chaos, reset (CONTRACT §6, §8) ----
+
+const ruleMatchSchema = z.strictObject({
+  recipient: z.string().optional().describe('glob: * and ?, case-insensitive'),
+  from: z.string().optional().describe('glob'),
+  subject: z.string().optional().describe('case-insensitive substring'),
+  header: z.strictObject({ name: z.string(), value: z.string().optional().describe('glob; absent: presence is enough') }).optional(),
+  team_id: z.string().optional(),
+});
+
+const ruleActionSchema = z.union([
+  z.strictObject({ outcome: z.enum(['delivered', 'deferred', 'bounced', 'failed', 'complaint']), code: z.string().optional(), response: z.string().optional(), delay_ms: z.number().int().optional() }),
+  z.strictObject({ http_status: z.union([z.literal(429), z.literal(500), z.literal(503)]), retry_after: z.number().int().optional(), message: z.string().optional() }),
+  z.strictObject({ smtp_stage: z.enum(['mail', 'rcpt', 'data']), code: z.number().int().optional().describe('required unless disconnect'), message: z.string().optional(), delay_ms: z.number().int().optional(), disconnect: z.boolean().optional() }),
+]);
+
+export const ruleSchema = z.strictObject({
+  id: z.number().int(),
+  match: ruleMatchSchema,
+  action: ruleActionSchema,
+  times: z.number().int().nullable(),
+  nth: z.number().int().nullable(),
+  uses: z.number().int(),
+  matches: z.number().int(),
+  active: z.boolean(),
+  created_at: iso,
+}).meta({ id: 'Rule' });
+
+export const deliveryStateSchema = z.strictObject({ paused: z.boolean() });
+
+export const chaosSettingsSchema = z.strictObject({
+  rates: z.strictObject({ bounced: z.number(), failed: z.number(), complaint: z.number(), deferred: z.number() }),
+  seed: z.number().int(),
+});
+
+export const resetResultSchema = z.strictObject({ team_id: z.string().nullable(), emails: z.number().int(), rules: z.number().int(), domains: z.number().int() });
+
+// ---- webhooks ----
+
+export const webhookSchema = z.strictObject({
+  id: z.string().describe('`flag` for the webhook of --webhook-url'),
+  url: z.string(),
+  events: z.array(z.string()).nullable(),
+  secret: z.string(),
+  secret_source: z.enum(['webhook', 'flag', 'generated']),
+  source: z.enum(['api', 'flag']),
+  created_at: iso,
+  deliveries: z.strictObject({ pending: z.number().int(), delivered: z.number().int(), failed: z.number().int() }),
+}).meta({ id: 'Webhook' });
+
+export const webhookAttemptSchema = z.strictObject({
+  id: z.number().int(),
+  event_id: z.string(),
+  event_type: z.string(),
+  attempt: z.number().int(),
+  created_at: iso,
+  success: z.boolean(),
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  response: z.string().nullable(),
+  duration_ms: z.number(),
+  delivery_state: z.enum(['pending', 'delivered', 'failed']),
+  next_attempt_at: iso.nullable(),
+}).meta({ id: 'WebhookAttempt' });
+
+export const webhookDetailSchema = z.strictObject({ ...webhookSchema.shape, attempts: z.array(webhookAttemptSchema) });

@@ -1,6 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../test/harness.js';
+import { eventually, startServer, type TestServer } from '../test/harness.js';
 import { envelopeOf, sandboxEmailSchema } from '../../shared/responses.js';
 
 /**
@@ -86,6 +86,34 @@ describe('the OpenAPI document describes real answers', () => {
     expect(email.events.map((e) => e.type)).toEqual(['click']);
     expectDocumented('/sandbox/teams', 'get', await server.api('/sandbox/teams'));
     expectDocumented('/sandbox/relay', 'get', await server.api('/sandbox/relay'));
+  });
+
+  it('for rules, the delivery clock, chaos and reset', async () => {
+    const outcome = await server.api('/sandbox/rules', { method: 'POST', json: { match: { recipient: '*@x.test', header: { name: 'X-Env' } }, action: { outcome: 'bounced', code: '550', response: '5.1.1 no' }, times: 1 } });
+    expectDocumented('/sandbox/rules', 'post', outcome);
+    expectDocumented('/sandbox/rules', 'post', await server.api('/sandbox/rules', { method: 'POST', json: { action: { http_status: 429, retry_after: 5 } , nth: 2 } }));
+    expectDocumented('/sandbox/rules', 'post', await server.api('/sandbox/rules', { method: 'POST', json: { action: { smtp_stage: 'rcpt', code: 451, delay_ms: 10 } } }));
+    expectDocumented('/sandbox/rules', 'get', await server.api('/sandbox/rules'));
+    expectDocumented('/sandbox/rules/{id}', 'get', await server.api(`/sandbox/rules/${outcome.body.data.id}`));
+    expectDocumented('/sandbox/rules', 'delete', await server.api('/sandbox/rules', { method: 'DELETE', json: {} }));
+    expectDocumented('/sandbox/delivery', 'get', await server.api('/sandbox/delivery'));
+    expectDocumented('/sandbox/chaos', 'put', await server.api('/sandbox/chaos', { method: 'PUT', json: { seed: 7 } }));
+    expectDocumented('/sandbox/chaos', 'get', await server.api('/sandbox/chaos'));
+    expectDocumented('/sandbox/reset', 'post', await server.api('/sandbox/reset', { method: 'POST', json: { team_id: 'team_nobody' } }));
+  });
+
+  it('for webhooks and their attempts', async () => {
+    const created = await server.api('/sandbox/webhooks', { method: 'POST', json: { url: 'http://127.0.0.1:9/hook', events: ['email.*'] } });
+    expectDocumented('/sandbox/webhooks', 'post', created);
+    await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'hook@example.com', subject: 'hook', body: 'x' } });
+    const hook = `/sandbox/webhooks/${created.body.data.id}`;
+    // The receiver port is closed: the first attempt fails at once and is recorded.
+    await eventually(async () => (await server.api(`${hook}/attempts`)).body.data.length > 0, 5000, 'a recorded attempt');
+    expectDocumented('/sandbox/webhooks', 'get', await server.api('/sandbox/webhooks'));
+    const detail = await server.api(hook);
+    expectDocumented('/sandbox/webhooks/{id}', 'get', detail);
+    const attempts = await server.api(`${hook}/attempts`);
+    expectDocumented('/sandbox/webhooks/{id}/attempts', 'get', attempts);
   });
 
   it('fails for an answer with a field the document does not list', () => {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sendRequestSchema, listQuerySchema } from '../../shared/email.js';
 import { addDomainSchema } from '../../shared/domain.js';
-import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema } from '../../shared/responses.js';
+import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema, ruleSchema, chaosSettingsSchema, deliveryStateSchema, resetResultSchema, webhookSchema, webhookDetailSchema, webhookAttemptSchema } from '../../shared/responses.js';
 import { relayInfoSchema, releaseRequestSchema, releaseResultSchema } from '../../shared/release.js';
 
 /**
@@ -105,14 +105,14 @@ function domainAndWebhookPaths(): Record<string, unknown> {
       delete: { summary: 'Drop the scripts of a domain', parameters: [pathDomain, q('team_id', false, 'Only this team\'s script')], responses: { ...ok('Cleared', { type: 'null' }), ...errors(404, 422) } },
     },
     '/sandbox/webhooks': {
-      get: { summary: 'Webhooks', responses: ok('Webhooks', { type: 'array', items: any }) },
-      post: { summary: 'Add a webhook', requestBody: json({ type: 'object', required: ['url'], properties: { url: str, secret: str, events: strArray } }), responses: { ...ok('Created', any, '201'), ...errors(400, 415, 422) } },
+      get: { summary: 'Webhooks', responses: ok('Webhooks', fromZod(z.array(webhookSchema))) },
+      post: { summary: 'Add a webhook', requestBody: json({ type: 'object', required: ['url'], properties: { url: str, secret: str, events: strArray } }), responses: { ...ok('Created (with its attempts, none yet)', fromZod(webhookDetailSchema), '201'), ...errors(400, 415, 422) } },
     },
     '/sandbox/webhooks/{id}': {
-      get: { summary: 'A webhook with its latest attempts', parameters: [pathId], responses: { ...ok('The webhook', any), ...errors(404) } },
+      get: { summary: 'A webhook with its latest attempts', parameters: [pathId], responses: { ...ok('The webhook', fromZod(webhookDetailSchema)), ...errors(404) } },
       delete: { summary: 'Delete a webhook', parameters: [pathId], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 409) } },
     },
-    '/sandbox/webhooks/{id}/attempts': { get: { summary: 'Delivery attempts, newest first', parameters: [pathId, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }], responses: { ...ok('Attempts', { type: 'array', items: any }), ...errors(400, 404) } } },
+    '/sandbox/webhooks/{id}/attempts': { get: { summary: 'Delivery attempts, newest first', parameters: [pathId, { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 1000 } }], responses: { ...ok('Attempts', fromZod(z.array(webhookAttemptSchema))), ...errors(400, 404) } } },
   };
 }
 
@@ -138,9 +138,10 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     times: { type: ['integer', 'null'], minimum: 1 },
     nth: { type: ['integer', 'null'], minimum: 1 },
   } };
-  const ruleOut = { allOf: [rule, { type: 'object', properties: { id: num, uses: num, matches: num, active: { type: 'boolean' }, created_at: str } }] };
+  const ruleOut = fromZod(ruleSchema);
+  const chaosOut = fromZod(chaosSettingsSchema);
   const chaos = { type: 'object', properties: { rates: { type: 'object', properties: Object.fromEntries(['bounced', 'failed', 'complaint', 'deferred'].map((o) => [o, { type: 'number', minimum: 0, maximum: 1 }])) }, seed: int(0, 4_294_967_295) } };
-  const delivery = { type: 'object', properties: { paused: { type: 'boolean' } } };
+  const delivery = fromZod(deliveryStateSchema);
   const page = fromZod(sandboxEmailListSchema);
   const op = (o: Record<string, unknown>) => ({ security: [], ...o });
   const teamQ = q('team_id', 'Only this team');
@@ -187,10 +188,10 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     '/sandbox/delivery/pause': { post: op({ summary: 'Pause delivery: emails wait in queued', responses: { ...ok('State', delivery), ...errors(415) } }) },
     '/sandbox/delivery/resume': { post: op({ summary: 'Resume delivery', responses: { ...ok('State', delivery), ...errors(415) } }) },
     '/sandbox/chaos': {
-      get: op({ summary: 'Chaos rates and seed', responses: ok('Settings', chaos) }),
-      put: op({ summary: 'Change rates and/or seed (omitted fields stay)', requestBody: json(chaos), responses: { ...ok('Settings', chaos), ...errors(400, 415, 422) } }),
+      get: op({ summary: 'Chaos rates and seed', responses: ok('Settings', chaosOut) }),
+      put: op({ summary: 'Change rates and/or seed (omitted fields stay)', requestBody: json(chaos), responses: { ...ok('Settings', chaosOut), ...errors(400, 415, 422) } }),
     },
-    '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { team_id: str } } } } }, responses: { ...ok('What went', { type: 'object', properties: { team_id: nullableStr, emails: num, rules: num, domains: num } }), ...errors(400, 415, 422) } }) },
+    '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { team_id: str } } } } }, responses: { ...ok('What went', fromZod(resetResultSchema)), ...errors(400, 415, 422) } }) },
     '/sandbox/teams': { get: op({ summary: 'Mailboxes: teams with mail or keys', responses: ok('Teams', fromZod(z.array(mailboxSchema))) }) },
     '/sandbox/events': { get: op({ summary: 'Server-Sent Events: email.created, email.updated, email.deleted, emails.cleared, domain.*', parameters: [teamQ], responses: { '200': { description: 'text/event-stream; each event is `event: <type>` and `data: {"type","data"}`', content: { 'text/event-stream': { schema: str } } }, ...errors(400) } }) },
   };
