@@ -5,6 +5,8 @@ import type { DnsRecord, DomainIdentity } from './domain.js';
 import type { ErrorBody } from './errors.js';
 import type { ChaosSettings, DeliveryState, Mailbox, ResetResult, Rule, SandboxEmail, SandboxEmailList, SandboxEmailSummary } from './sandbox.js';
 import type { Webhook, WebhookAttempt, WebhookDetail } from './webhooks.js';
+import type { VerificationScript } from './domain-scripts.js';
+import type { WaitTimeout } from './sandbox.js';
 import type * as r from './responses.js';
 
 // Checked by tsc (npm run typecheck): a field added to an interface and not to its schema,
@@ -29,5 +31,7 @@ describe('response schemas', () => {
     expectTypeOf<z.infer<typeof r.webhookSchema>>().toEqualTypeOf<Webhook>();
     expectTypeOf<z.infer<typeof r.webhookAttemptSchema>>().toEqualTypeOf<WebhookAttempt>();
     expectTypeOf<z.infer<typeof r.webhookDetailSchema>>().toEqualTypeOf<WebhookDetail>();
+    expectTypeOf<z.infer<typeof r.verificationScriptSchema>>().toEqualTypeOf<VerificationScript>();
+    expectTypeOf<z.infer<typeof r.waitTimeoutSchema>>().toEqualTypeOf<WaitTimeout>();
   });
 });

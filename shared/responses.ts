@@ -216,3 +216,30 @@ export const webhookAttemptSchema = z.strictObject({
 }).meta({ id: 'WebhookAttempt' });
 
 export const webhookDetailSchema = z.strictObject({ ...webhookSchema.shape, attempts: z.array(webhookAttemptSchema) });
+
+// ---- domain scripts, wait timeouts, deletions ----
+
+const scriptedStatusSchema = z.enum(['success', 'pending', 'failed', 'temporary_failure']);
+const scriptStepSchema = z.strictObject({
+  status: scriptedStatusSchema.optional(),
+  records: z.strictObject({ dkim: z.enum(['success', 'pending', 'failed']).optional(), spf: z.enum(['success', 'pending', 'failed']).optional(), bounce: z.enum(['success', 'pending', 'failed']).optional(), dmarc: z.enum(['success', 'pending', 'failed']).optional() }).optional(),
+  error_type: z.enum(['HOST_NOT_FOUND', 'TYPE_NOT_FOUND', 'INVALID_VALUE', 'DNS_SERVER_ERROR', 'SERVICE_ERROR']).optional(),
+});
+
+export const verificationScriptSchema = z.strictObject({
+  domain: z.string(),
+  team_id: z.string().nullable().describe('null: the first team that checks this domain'),
+  steps: z.array(scriptStepSchema).describe('still to be consumed, the next one first'),
+  created_at: iso,
+}).meta({ id: 'VerificationScript' });
+
+/** `data` of a 408 from wait. */
+export const waitTimeoutSchema = z.strictObject({
+  searched: z.strictObject({ to: z.string().nullable(), subject: z.string().nullable(), team_id: z.string().nullable(), since: z.string().nullable(), count: z.number().int(), timeout_ms: z.number().int() }),
+  matched: z.number().int(),
+  seen: z.number().int(),
+  recent: z.array(z.strictObject({ id: z.string(), to: z.array(z.string()), subject: z.string() })),
+});
+
+export const deletedEmailSchema = z.strictObject({ id: z.string(), team_id: z.string() });
+export const clearedEmailsSchema = z.strictObject({ team_id: z.string().nullable(), deleted: z.number().int() });

@@ -116,6 +116,17 @@ describe('the OpenAPI document describes real answers', () => {
     expectDocumented('/sandbox/webhooks/{id}/attempts', 'get', attempts);
   });
 
+  it('for domain scripts, a wait that times out, and deletions', async () => {
+    expectDocumented('/sandbox/domains/{domain}/verification', 'put', await server.api('/sandbox/domains/script.test/verification', { method: 'PUT', json: { sequence: ['pending', { records: { dkim: 'failed' } }] } }));
+    expectDocumented('/sandbox/domains/{domain}/verification', 'get', await server.api('/sandbox/domains/script.test/verification'));
+    const timeout = await server.api('/sandbox/emails/wait?to=nobody@example.com&timeout_ms=1');
+    expect(timeout.status).toBe(408);
+    expectDocumented('/sandbox/emails/wait', 'get', timeout);
+    const gone = await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'gone@example.com', subject: 'x', body: 'x' } });
+    expectDocumented('/sandbox/emails/{id}', 'delete', await server.api(`/sandbox/emails/${gone.body.data[0].email_id}`, { method: 'DELETE', json: {} }));
+    expectDocumented('/sandbox/emails', 'delete', await server.api('/sandbox/emails?team_id=team_nobody', { method: 'DELETE', json: {} }));
+  });
+
   it('fails for an answer with a field the document does not list', () => {
     expect(() => expectDocumented('/sandbox/relay', 'get', { status: 200, body: { status: 200, message: 'x', data: { configured: false, relay: null, allow: [], auto: [], password: 'leak' } } })).toThrow(/must NOT have additional properties/);
   });

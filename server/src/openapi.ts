@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sendRequestSchema, listQuerySchema } from '../../shared/email.js';
 import { addDomainSchema } from '../../shared/domain.js';
-import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema, ruleSchema, chaosSettingsSchema, deliveryStateSchema, resetResultSchema, webhookSchema, webhookDetailSchema, webhookAttemptSchema } from '../../shared/responses.js';
+import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema, ruleSchema, chaosSettingsSchema, deliveryStateSchema, resetResultSchema, webhookSchema, webhookDetailSchema, webhookAttemptSchema, verificationScriptSchema, waitTimeoutSchema, deletedEmailSchema, clearedEmailsSchema } from '../../shared/responses.js';
 import { relayInfoSchema, releaseRequestSchema, releaseResultSchema } from '../../shared/release.js';
 
 /**
@@ -22,7 +22,6 @@ const schema = (s: z.ZodType) => fromZod(s, 'input');
 
 const str = { type: 'string' };
 const num = { type: 'number' };
-const nullableStr = { type: ['string', 'null'] };
 const strArray = { type: 'array', items: str };
 
 const envelope = (data: unknown) => {
@@ -86,7 +85,6 @@ function domainAndWebhookPaths(): Record<string, unknown> {
   const pathDomain = { name: 'domain', in: 'path', required: true, schema: str };
   const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Webhook id (`flag` for --webhook-url)' };
   const json = (s: unknown) => ({ required: true, content: { 'application/json': { schema: s } } });
-  const any = { type: 'object' };
   const statusEnum = { type: 'string', enum: ['success', 'pending', 'failed', 'temporary_failure'] };
   const recordEnum = { type: 'string', enum: ['success', 'pending', 'failed'] };
   const step = { type: 'object', properties: { status: statusEnum, records: { type: 'object', properties: Object.fromEntries(['dkim', 'spf', 'bounce', 'dmarc'].map((k) => [k, recordEnum])) }, error_type: { type: 'string', enum: ['HOST_NOT_FOUND', 'TYPE_NOT_FOUND', 'INVALID_VALUE', 'DNS_SERVER_ERROR', 'SERVICE_ERROR'] } } };
@@ -100,8 +98,8 @@ function domainAndWebhookPaths(): Record<string, unknown> {
     },
     '/sandbox/domains/verify': { post: { summary: 'Check a team\'s domain now', parameters: [teamQ, domainQ], responses: { ...ok('The domain', domainRef), ...errors(400, 404) } } },
     '/sandbox/domains/{domain}/verification': {
-      put: { summary: 'Script the next verification check(s)', parameters: [pathDomain], requestBody: json(script), responses: { ...ok('The pending scripts of the domain', { type: 'array', items: any }), ...errors(400, 415, 422) } },
-      get: { summary: 'The pending scripted steps', parameters: [pathDomain], responses: { ...ok('Scripts', { type: 'array', items: any }), ...errors(422) } },
+      put: { summary: 'Script the next verification check(s)', parameters: [pathDomain], requestBody: json(script), responses: { ...ok('The pending scripts of the domain', fromZod(z.array(verificationScriptSchema))), ...errors(400, 415, 422) } },
+      get: { summary: 'The pending scripted steps', parameters: [pathDomain], responses: { ...ok('Scripts', fromZod(z.array(verificationScriptSchema))), ...errors(422) } },
       delete: { summary: 'Drop the scripts of a domain', parameters: [pathDomain, q('team_id', false, 'Only this team\'s script')], responses: { ...ok('Cleared', { type: 'null' }), ...errors(404, 422) } },
     },
     '/sandbox/webhooks': {
@@ -123,7 +121,6 @@ function emailAndScenarioPaths(): Record<string, unknown> {
   const int = (minimum: number, maximum: number) => ({ type: 'integer', minimum, maximum });
   const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Email id' };
   const json = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });
-  const open = { type: 'object', additionalProperties: true };
   const list = (items: unknown) => ({ type: 'array', items });
   const summary = fromZod(sandboxEmailSummarySchema);
   const view = fromZod(sandboxEmailSchema);
@@ -148,17 +145,17 @@ function emailAndScenarioPaths(): Record<string, unknown> {
   return {
     '/sandbox/emails': {
       get: op({ summary: 'Every team\'s emails, newest first', parameters: [teamQ, q('page', 'From 1'), q('limit', '1–100'), q('search', 'Subject, recipients or sender'), q('from', 'Sender substring'), q('to', 'Recipient substring'), q('subject', 'Subject substring'), q('status', 'One or a comma list'), q('has_attachment', '', bool), q('is_read', '', bool), q('start_date', 'ISO 8601'), q('end_date', 'ISO 8601')], responses: { ...ok('A page of emails', page), ...errors(400) } }),
-      delete: op({ summary: 'Delete every email (or one team\'s)', parameters: [teamQ], responses: { ...ok('Deleted', { type: 'object', properties: { team_id: nullableStr, deleted: num } }), ...errors(400, 415) } }),
+      delete: op({ summary: 'Delete every email (or one team\'s)', parameters: [teamQ], responses: { ...ok('Deleted', fromZod(clearedEmailsSchema)), ...errors(400, 415) } }),
     },
     '/sandbox/emails/wait': { get: op({
       summary: 'Long poll until count matching emails exist (none=true: until the timeout, 409 if one arrives)',
       parameters: [q('to', 'Address or * glob over any recipient'), q('subject', 'Case-insensitive substring'), teamQ, q('since', 'Email id or ISO time'), q('count', '1–100, default 1', int(1, 100)), q('none', 'Expect no matching email', bool), q('timeout_ms', 'Default 10000, at most 300000', int(0, 300_000))],
-      responses: { ...ok('Exactly count emails, oldest first', list(view)), '408': { description: 'Timed out: what was searched for, matched and seen' }, '409': { description: 'none=true and a matching email arrived (in data)' }, ...errors(400) },
+      responses: { ...ok('Exactly count emails, oldest first', list(view)), '408': { description: 'Timed out: what was searched for, matched and seen', content: { 'application/json': { schema: envelope(fromZod(waitTimeoutSchema)) } } }, '409': { description: 'none=true and a matching email arrived (in data)', content: { 'application/json': { schema: envelope(view) } } }, ...errors(400) },
     }) },
     '/sandbox/emails/{id}': {
       get: op({ summary: 'The sandbox view of an email', parameters: [pathId], responses: { ...ok('The email', view), ...errors(404) } }),
       patch: op({ summary: 'Mark read or unread', parameters: [pathId], requestBody: json({ type: 'object', required: ['read'], properties: { read: { type: 'boolean' } } }), responses: { ...ok('The email', summary), ...errors(400, 404, 415, 422) } }),
-      delete: op({ summary: 'Delete an email', parameters: [pathId], responses: { ...ok('Deleted', { type: 'object', properties: { id: str, team_id: str } }), ...errors(404, 415) } }),
+      delete: op({ summary: 'Delete an email', parameters: [pathId], responses: { ...ok('Deleted', fromZod(deletedEmailSchema)), ...errors(404, 415) } }),
     },
     '/sandbox/emails/{id}/release': { post: op({
       summary: 'Send the stored message to real recipients through --relay, with Resent-* headers (recipients must match --relay-allow)', parameters: [pathId],
