@@ -45,6 +45,11 @@ test.describe('release to a real server', () => {
     expect(received.to).toEqual(['qa@example.com']);
     expect(received.raw.toString()).toContain('Subject: Your invoice');
     await page.screenshot({ path: 'e2e/screenshots/release-sent.png' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${sendbox.httpUrl}/emails/${id}`);
+    await page.getByRole('button', { name: 'Release' }).click();
+    await expect(page.getByRole('textbox', { name: 'Release to' })).toBeVisible();
+    await page.screenshot({ path: 'e2e/screenshots/release-phone.png' });
   });
 });
 
