@@ -47,6 +47,7 @@ export function createRelay(deps: { config: Config; emails: EmailStore; ids: IdC
   const auto = globsOf(config.relayAuto);
   let transport: Transporter<SMTPTransport.SentMessageInfo> | null = null;
   let unsubscribe: (() => void) | null = null;
+  const releasedHere = (raw: Buffer | undefined) => releasedByUs(raw, config.messageHost);
 
   const allowed = (address: string) => allow.some((m) => m.test(address));
 
@@ -110,6 +111,9 @@ export function createRelay(deps: { config: Config; emails: EmailStore; ids: IdC
         if (event.type !== 'email.created') return;
         const emailId = ids.decode(event.data.id);
         if (emailId === null) return;
+        // A relay that leads back here (its own SMTP port, or a sendbox that relays back)
+        // would release the copy again, forever: a message this sendbox already released is not.
+        if (releasedHere(emails.body(emailId)?.raw)) return logger.debug(`${event.data.id} was released by this sendbox already: not auto-released again`);
         const to = [...new Set(emails.recipients(emailId).map((r) => r.address))].filter((a) => auto.some((m) => m.test(a)) && allowed(a));
         if (to.length === 0) return;
         release(emailId, to).catch((error: Error) => logger.warn(`auto-release of ${event.data.id}: ${error.message}`));
@@ -120,6 +124,14 @@ export function createRelay(deps: { config: Config; emails: EmailStore; ids: IdC
       transport?.close();
     },
   };
+}
+
+/** True when the message starts with the Resent-* block this sendbox writes. */
+function releasedByUs(raw: Buffer | undefined, messageHost: string): boolean {
+  if (!raw) return false;
+  const head = raw.subarray(0, 4096).toString('latin1');
+  const end = head.indexOf('\r\n\r\n');
+  return new RegExp(`^Resent-Message-ID: <[0-9a-f]{24}@${messageHost.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}>\r?$`, 'im').test(end === -1 ? head : head.slice(0, end));
 }
 
 function patternsOf(value: string | undefined): string[] {

@@ -1,3 +1,4 @@
+import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate } from 'selfsigned';
 import { startServer, type TestServer } from '../../test/harness.js';
@@ -6,6 +7,18 @@ import { sendWithNodemailer, queuedId } from '../../test/smtp/client.js';
 import { ConfigError, loadConfig } from '../config.js';
 
 const KEY = 'release-key-0001';
+
+/** A port that was free a moment ago (the loop test must know sendbox's SMTP port before it starts). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 async function send(server: TestServer, to: string[], subject: string): Promise<string> {
@@ -159,6 +172,23 @@ describe('relay over TLS, and auto-release', () => {
     } finally {
       await strict.close();
       await implicit.close();
+    }
+  });
+
+  it('does not auto-release its own released copy again when the relay leads back to it', async () => {
+    const port = await freePort();
+    const server = await startServer(['--smtp-port', String(port), '--relay', `smtp://127.0.0.1:${port}`, '--relay-allow', '*@loop.test', '--relay-auto', '*@loop.test', '--relay-tls', 'off']);
+    try {
+      const id = await send(server, ['dev@loop.test'], 'loop');
+      // The copy arrives over SMTP with the Resent-* block; after it, nothing more comes.
+      const copies = await server.api('/sandbox/emails/wait?to=dev@loop.test&count=2&timeout_ms=10000');
+      expect(copies.status).toBe(200);
+      const copy = copies.body.data.find((e: { id: string }) => e.id !== id);
+      expect(copy.raw).toMatch(/^Resent-Date: /);
+      const third = await server.api(`/sandbox/emails/wait?to=dev@loop.test&since=${copy.id}&none=true&timeout_ms=500`);
+      expect(third.status).toBe(200);
+    } finally {
+      await server.close();
     }
   });
 
