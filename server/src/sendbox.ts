@@ -49,7 +49,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   const simLogger = logger.child('sim');
   const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(db, config) });
   scenarios.onReset((teamId) => new DomainScriptStore(db).clearTeam(teamId));
-  const metrics = new Metrics(db);
+  const metrics = new Metrics(db, () => scenarios.rules.list());
   countRefusals(scenarios, metrics);
 
   const lifecycle = new Lifecycle({

@@ -74,8 +74,8 @@ describe('/metrics', () => {
   });
 
   it('counts received emails by source and team, outcomes, refusals, waits, webhook attempts and SSE clients', async () => {
-    await server.api('/sandbox/rules', { method: 'POST', json: { match: { recipient: 'limited@example.com' }, action: { http_status: 429, retry_after: 1 } } });
-    await server.api('/sandbox/rules', { method: 'POST', json: { match: { recipient: 'nobody@example.com' }, action: { smtp_stage: 'rcpt', code: 550, message: '5.1.1 unknown' } } });
+    const http = (await server.api('/sandbox/rules', { method: 'POST', json: { match: { recipient: 'limited@example.com' }, action: { http_status: 429, retry_after: 1 } } })).body.data.id;
+    const smtp = (await server.api('/sandbox/rules', { method: 'POST', json: { match: { recipient: 'nobody@example.com' }, action: { smtp_stage: 'rcpt', code: 550, message: '5.1.1 unknown' } } })).body.data.id;
     for (const to of ['a@example.com', 'b+bounced@example.com']) {
       expect((await server.api('/v1/send', { method: 'POST', key: KEY, json: { to, subject: 'm', body: 'x' } })).status).toBe(200);
     }
@@ -94,6 +94,8 @@ describe('/metrics', () => {
     expect(value(samples, 'sendbox_emails_received_total', { source: 'smtp', team: 'team_smtp' })).toBe(1);
     expect(value(samples, 'sendbox_refusals_total', { source: 'api', stage: 'send', code: '429' })).toBe(1);
     expect(value(samples, 'sendbox_refusals_total', { source: 'smtp', stage: 'rcpt', code: '550' })).toBe(1);
+    expect(value(samples, 'sendbox_rule_uses', { rule: String(http), action: 'http:429' })).toBe(1);
+    expect(value(samples, 'sendbox_rule_uses', { rule: String(smtp), action: 'smtp:rcpt:550' })).toBe(1);
     expect(value(samples, 'sendbox_wait_requests_total', { result: 'matched' })).toBe(1);
     expect(value(samples, 'sendbox_wait_requests_total', { result: 'timeout' })).toBe(1);
     expect(value(samples, 'sendbox_sse_clients')).toBe(1);

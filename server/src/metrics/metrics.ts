@@ -3,6 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Db } from '../storage/db.js';
 import type { RecipientChange } from '../delivery/lifecycle.js';
 import type { Scenarios } from '../scenarios/scenarios.js';
+import type { Rule, RuleAction } from '../../../shared/sandbox.js';
 
 /** Where a webhook attempt left its delivery. */
 export type WebhookAttemptResult = 'delivered' | 'retrying' | 'failed';
@@ -30,7 +31,7 @@ export class Metrics {
   private readonly webhookAttempts: Counter<'result'>;
   private readonly sseClients: Gauge;
 
-  constructor(db: Db) {
+  constructor(db: Db, rules: () => readonly Rule[] = () => []) {
     const registers = [this.registry];
     this.receivedTotal = new Counter({ name: 'sendbox_emails_received_total', help: 'Emails captured, by source (api or smtp) and team', labelNames: ['source', 'team'], registers });
     this.transitions = new Counter({ name: 'sendbox_recipient_outcomes_total', help: 'Recipient state changes of the simulated delivery, by new state', labelNames: ['state'], registers });
@@ -45,6 +46,16 @@ export class Metrics {
       collect() {
         // Read at scrape time only: two pragmas, no table scan.
         this.set(Number(db.pragma('page_count', { simple: true })) * Number(db.pragma('page_size', { simple: true })));
+      },
+    });
+    new Gauge({
+      name: 'sendbox_rule_uses',
+      help: 'Times each sandbox rule applied its action (refusals by rule: action http:<status> or smtp:<stage>:<code>; outcomes: outcome:<state>), read from the rules at scrape',
+      labelNames: ['rule', 'action'],
+      registers,
+      collect() {
+        this.reset();
+        for (const rule of rules()) this.set({ rule: String(rule.id), action: actionLabel(rule.action) }, rule.uses);
       },
     });
     // Includes nodejs_eventloop_lag_seconds (and its percentiles), memory and CPU.
@@ -86,6 +97,12 @@ export class Metrics {
     }
     next();
   };
+}
+
+function actionLabel(action: RuleAction): string {
+  if ('outcome' in action) return `outcome:${action.outcome}`;
+  if ('http_status' in action) return `http:${action.http_status}`;
+  return `smtp:${action.smtp_stage}:${action.disconnect ? 'disconnect' : action.code}`;
 }
 
 /**
