@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
-import { deliveredEmail, queuedId, sendWithNodemailer } from '../../test/smtp/client.js';
+import { deliveredEmail, queuedId, sendWithNodemailer, sendWithPython } from '../../test/smtp/client.js';
 import { generatedCertPaths } from './tls.js';
 import { openTeamId } from '../auth/keys.js';
 
@@ -39,6 +39,16 @@ describe('implicit TLS port and CRAM-MD5 with configured keys', () => {
     });
     const email = await deliveredEmail(server, ALPHA, queuedId(sent.info.response));
     expect(email).toMatchObject({ subject: 'over smtps', team_id: 'team_alpha' });
+  });
+
+  it('works with Python\'s smtplib over SMTP_SSL with AUTH CRAM-MD5', async () => {
+    const cafile = generatedCertPaths(server.dbPath).cert;
+    const result = await sendWithPython({ port: server.smtpsPort!, implicit_tls: true, auth_method: 'CRAM-MD5', cafile, user: 'python', password: BETA, from: 'py@acme.test', to: ['carol@example.com'], subject: 'python smtps', text: 'hi' });
+    expect(result.features).toContain('auth');
+    expect(result.auth![0]).toBe(235);
+    expect(result.cipher).toBeTruthy();
+    const email = await deliveredEmail(server, BETA, queuedId(result.data![1]));
+    expect(email).toMatchObject({ subject: 'python smtps', team_id: 'team_beta' });
   });
 
   it('does not offer STARTTLS on the plain port when only --smtps-port is set', async () => {
