@@ -16,7 +16,8 @@ export default {
     vitest: 'dist/client/global-setup.js',
   },
   platform: 'node',
-  external: ['better-sqlite3', 'mailparser', 'selfsigned', '@playwright/test', /^node:/],
+  // swagger-ui-dist is only files that /docs serves, found through require.resolve at start.
+  external: ['better-sqlite3', 'mailparser', 'selfsigned', 'prom-client', 'swagger-ui-dist', '@playwright/test', /^node:/],
   output: { dir: 'dist', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'server-[hash].mjs', sourcemap: true },
   logLevel: 'warn',
 };

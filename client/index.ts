@@ -25,8 +25,10 @@ import type {
   SandboxEmailSummary,
   SandboxLink,
 } from '../shared/sandbox.js';
+import type { ReleaseResult } from '../shared/release.js';
 
 export type * from '../shared/sandbox.js';
+export type { ReleaseResult } from '../shared/release.js';
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
 export type { DomainIdentity, DnsRecord, DomainStatus } from '../shared/domain.js';
 export type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput, WebhookPayload } from '../shared/webhooks.js';
@@ -308,6 +310,9 @@ export function createSendboxClient(options: SendboxClientOptions) {
     },
 
     teams: () => data<Mailbox[]>('GET', '/sandbox/teams'),
+
+    /** Sends a stored email to real recipients through the server's `--relay` (they must match `--relay-allow`). */
+    release: (id: string, to: string | string[]) => data<ReleaseResult>('POST', `/sandbox/emails/${encodeURIComponent(id)}/release`, { body: { to: Array.isArray(to) ? to : [to] } }),
   };
 }
 

@@ -17,6 +17,8 @@ export default defineConfig({
       '/v1': target,
       '/sandbox': target,
       '/openapi.json': target,
+      '/docs': target,
+      '/metrics': target,
     },
   },
 });

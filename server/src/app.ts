@@ -12,6 +12,8 @@ import { openapiRouter } from './http/openapi.js';
 import { sandboxRouter } from './http/sandbox/router.js';
 import { webRouter } from './http/inbox.js';
 import { inboxGuards } from './http/sandbox/guards.js';
+import { metricsRouter } from './http/metrics.js';
+import { docsRouter } from './http/docs.js';
 
 // A little over the 25 MiB message limit once base64 inflates attachments by 4/3.
 export const JSON_LIMIT_BYTES = 36 * 1024 * 1024;
@@ -40,7 +42,9 @@ export function createApp(services: Services): Express {
   app.use('/v1/domains', domainsRouter(services)); //          POST /, GET /, DELETE /, POST /verify (?domain=)
   // GET /health; /emails, /rules, /delivery, /chaos, /reset, /teams, /events, /domains, /webhooks:
   // see http/sandbox/router.ts, which lists each one's paths.
-  app.use('/sandbox', sandboxRouter(services, json));
+  app.use('/sandbox', services.metrics.observeSandbox, sandboxRouter(services, json));
+  app.use('/metrics', metricsRouter(services, json)); //      GET (Prometheus text)
+  app.use('/docs', docsRouter(services, json)); //            GET (the API reference)
   // GET / and the inbox's own pages (index.html for browsers), its static assets.
   app.use(inboxGuards(services.config), webRouter(services));
 

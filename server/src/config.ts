@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDnsServer } from './dns-server.js';
+import { relaySettingsProblem } from './relay/settings.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -45,6 +46,12 @@ export const SETTINGS = {
   smtpMaxClients: { flag: 'smtp-max-clients', kind: 'int', default: 100, help: 'concurrent SMTP connections; beyond it 421' },
   smtpTimeoutMs: { flag: 'smtp-timeout-ms', kind: 'int', default: 60_000, help: 'an SMTP client silent this long while the server waits for it is disconnected (421)' },
   smtpDataTimeoutMs: { flag: 'smtp-data-timeout-ms', kind: 'int', default: 300_000, help: 'a message must arrive in full within this long after DATA (421)' },
+  smtpsPort: { flag: 'smtps-port', kind: 'int', default: undefined, help: 'a second SMTP port with implicit TLS (conventionally 465 or 1465; 0 picks a free port), same certificate as STARTTLS' },
+  relay: { flag: 'relay', kind: 'string', default: undefined, help: 'release: the real SMTP server a released email is sent through, smtp://user:pass@host:port (smtps:// for implicit TLS)', secret: true },
+  relayAllow: { flag: 'relay-allow', kind: 'string', default: undefined, help: 'recipient globs a release may send to, comma separated (until set every release is refused)' },
+  relayTls: { flag: 'relay-tls', kind: 'string', default: 'auto', help: 'STARTTLS to an smtp:// relay: auto (when offered), required or off' },
+  relayInsecure: { flag: 'relay-insecure', kind: 'bool', default: false, help: 'accept a relay\'s self-signed or otherwise unverifiable certificate' },
+  relayAuto: { flag: 'relay-auto', kind: 'string', default: undefined, help: 'auto-release: every captured email is released to its recipients matching these globs (within --relay-allow)' },
   logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
 } satisfies Record<string, Setting>;
 
@@ -122,11 +129,15 @@ function validate(config: Config): void {
   const fail = (key: keyof Config, message: string): never => {
     throw new ConfigError(`--${SETTINGS[key].flag} ${message}`, key);
   };
-  const port = (key: 'port' | 'smtpPort') => {
-    if (config[key] > 65535) fail(key, `must be between 0 and 65535, got ${config[key]}`);
+  const port = (key: 'port' | 'smtpPort' | 'smtpsPort') => {
+    const value = config[key];
+    if (value !== undefined && value > 65535) fail(key, `must be between 0 and 65535, got ${value}`);
   };
   port('port');
   port('smtpPort');
+  port('smtpsPort');
+  const relayProblem = relaySettingsProblem(config);
+  if (relayProblem) throw new ConfigError(relayProblem, 'relay');
   if (config.maxEmails < 1) fail('maxEmails', 'must be at least 1');
   if (!['simulated', 'real'].includes(config.dns)) fail('dns', `must be simulated or real, got "${config.dns}"`);
   if (!['optional', 'required'].includes(config.smtpAuth)) fail('smtpAuth', `must be optional or required, got "${config.smtpAuth}"`);
@@ -183,7 +194,7 @@ export function helpText(): string {
     const def = s.default === undefined ? '' : ` (default: ${s.default})`;
     return `  ${flag.padEnd(28)} ${s.help}${def}\n  ${''.padEnd(28)} env ${envName(s.flag)}`;
   });
-  return ['Usage: sendbox [options]', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', '  --version                    print the version', ''].join('\n');
+  return ['Usage: sendbox [options]', '       sendbox sendmail [-t] [-i] [-f from] [--smtp-addr host:port] [recipient…] < message   (sendbox sendmail --help)', '', 'Local mail sandbox: provider API /v1, SMTP capture, simulated delivery, web inbox.', '', 'Options:', ...rows, '  --help                       show this help', '  --version                    print the version', ''].join('\n');
 }
 
 /** Config for logs: secrets keep only their last 4 characters. */

@@ -14,6 +14,8 @@ import type { Submit } from './ingest/submit.js';
 import type { EmailService } from './emails/service.js';
 import type { Scenarios } from './simulation/scenarios.js';
 import type { Webhooks } from './webhooks/webhooks.js';
+import type { Relay } from './relay/relay.js';
+import type { Metrics } from './metrics/metrics.js';
 
 /** Everything a router or a listener needs, built once by `createSendbox` and passed in. */
 export interface Services {
@@ -35,6 +37,10 @@ export interface Services {
   submit: Submit;
   scenarios: Scenarios;
   webhooks: Webhooks;
+  /** Release to a real server (`--relay`). */
+  relay: Relay;
+  /** Prometheus counters of this instance (`/metrics`). */
+  metrics: Metrics;
   /** Aborted when shutdown starts: long polls and SSE streams end on it. */
   stopping: AbortSignal;
 }

@@ -24,12 +24,14 @@ import { domainVerifiers } from './domains/verifiers.js';
 import { DomainScriptStore } from './storage/domain-scripts.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
+import { createRelay } from './relay/relay.js';
+import { countRefusals, Metrics } from './metrics/metrics.js';
 
 export interface Sendbox {
   services: Services;
   app: Express;
   /** Binds HTTP and SMTP; resolves with the real ports (port 0 picks free ones). */
-  listen(): Promise<{ httpPort: number; smtpPort: number }>;
+  listen(): Promise<{ httpPort: number; smtpPort: number; smtpsPort: number | null }>;
   /** Graceful stop: finish in-flight requests, flush pending writes, close the database. */
   close(): Promise<void>;
 }
@@ -52,10 +54,15 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   const simLogger = logger.child('sim');
   const scenarios = createScenarios({ db, config, logger: simLogger, now: () => clock.now(), verifiers: domainVerifiers(domainScripts, config) });
   scenarios.onReset((teamId) => domainScripts.clearTeam(teamId));
+  const metrics = new Metrics(db, () => scenarios.rules.list());
+  countRefusals(scenarios, metrics);
 
   // `ingest` is only called back once the pipeline runs, after it is built below.
   const emailService = new EmailService({ store: emails, ids, events, recount: () => ingest.recount() });
-  const lifecycle = new Lifecycle({ store: emails, ids, clock, logger: simLogger, delayMs: config.delayMs, onChanged: (changes) => emailService.stateChanged(changes) });
+  const lifecycle = new Lifecycle({ store: emails, ids, clock, logger: simLogger, delayMs: config.delayMs, onChanged: (changes) => {
+    metrics.recipientChanges(changes);
+    emailService.stateChanged(changes);
+  } });
   const ingest = new Ingest({
     store: emails,
     ids,
@@ -67,6 +74,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     delayMs: config.delayMs,
     maxEmails: config.maxEmails,
     outcomeSources: () => scenarios.outcomeSources(),
+    onStored: (batch) => metrics.received(batch),
   });
 
   const services: Services = {
@@ -86,7 +94,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     stopping: stopping.signal,
     ingest,
     submit: createSubmit({ config, domains, scenarios, ingest }),
-    webhooks: createWebhooks({ db, events, emails, domains, ids, clock, logger: logger.child('webhooks'), config }),
+    webhooks: createWebhooks({ db, events, emails, domains, ids, clock, logger: logger.child('webhooks'), config, onAttempt: (result) => metrics.webhookAttempt(result) }),
+    relay: createRelay({ config, emails, ids, events, clock, logger: logger.child('relay') }),
+    metrics,
   };
 
   const app = createApp(services);
@@ -112,8 +122,9 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       // Resume lifecycles that a previous run left mid-way.
       lifecycle.start();
       services.webhooks.start();
+      services.relay.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
-      return { httpPort, smtpPort: smtp.port };
+      return { httpPort, smtpPort: smtp.port, smtpsPort: smtp.smtpsPort };
     },
     async close() {
       stopping.abort();
@@ -130,6 +141,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       services.ingest.flush();
       // After the flush, so the events of the last writes are queued too.
       await services.webhooks.stop();
+      services.relay.stop();
       walTruncation?.stop();
       db.close();
     },

@@ -14,6 +14,8 @@ export interface TestServer {
   config: Config;
   url: string;
   smtpPort: number;
+  /** The implicit-TLS port, when started with --smtps-port. */
+  smtpsPort: number | null;
   dbPath: string;
   /** fetch against the server with an optional API key. */
   api(path: string, init?: RequestInit & { key?: string; json?: unknown }): Promise<{ status: number; body: any; headers: Headers }>;
@@ -25,13 +27,14 @@ export async function startServer(flags: string[] = [], env: NodeJS.ProcessEnv =
   const dbPath = join(folder, 'sendbox.db');
   const config = loadConfig(['--port', '0', '--smtp-port', '0', '--db', dbPath, '--delay-ms', '0', ...flags], env);
   const sendbox = createSendbox(config, { logger: silentLogger });
-  const { httpPort, smtpPort } = await sendbox.listen();
+  const { httpPort, smtpPort, smtpsPort } = await sendbox.listen();
   const url = `http://127.0.0.1:${httpPort}`;
   return {
     sendbox,
     config,
     url,
     smtpPort,
+    smtpsPort,
     dbPath,
     async api(path, init = {}) {
       const headers = new Headers(init.headers);

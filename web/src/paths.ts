@@ -8,6 +8,8 @@ export const apiPaths = {
   emailRaw: (id: string) => `/sandbox/emails/${enc(id)}/raw`,
   emailAttachment: (id: string, index: number) => `/sandbox/emails/${enc(id)}/attachments/${index}`,
   emailEvents: (id: string) => `/sandbox/emails/${enc(id)}/events`,
+  emailRelease: (id: string) => `/sandbox/emails/${enc(id)}/release`,
+  relay: '/sandbox/relay',
   teams: '/sandbox/teams',
   events: '/sandbox/events',
   rules: '/sandbox/rules',
@@ -23,6 +25,8 @@ export const apiPaths = {
   webhook: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}`,
   webhookAttempts: (id: string | number) => `/sandbox/webhooks/${enc(String(id))}/attempts`,
   openapi: '/openapi.json',
+  /** Swagger UI, served by sendbox (not an inbox page). */
+  docs: '/docs',
 } as const;
 
 /** The inbox's own pages (the server answers every other path with index.html). */

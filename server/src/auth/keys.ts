@@ -28,6 +28,8 @@ const configuredSchema = z.array(z.object({
 
 interface ConfiguredKey {
   hash: Buffer;
+  /** Kept for CRAM-MD5, whose server side needs the password itself. */
+  key: string;
   principal: Principal;
 }
 
@@ -55,6 +57,22 @@ export class KeyRegistry {
     // The cache is bounded: a flood of random keys must not grow memory forever.
     if (principal && this.cache.size < 10_000) this.cache.set(key, principal);
     return principal;
+  }
+
+  /**
+   * CRAM-MD5 (RFC 2195) sends only the user name and an HMAC of the password, so the
+   * server must know the password. Configured mode: the key whose HMAC matches (the user
+   * name is free, as for PLAIN). Open mode has never seen the key: the user name is the
+   * key, and the password must be that key too.
+   */
+  resolveChallenge(username: string, validates: (password: string) => boolean): Principal | null {
+    if (!this.configured) return isWellFormedKey(username) && validates(username) ? this.resolve(username) : null;
+    let found: string | null = null;
+    // Every key is tried, so the time taken does not depend on which one matched.
+    for (const candidate of this.configured) {
+      if (validates(candidate.key)) found = candidate.key;
+    }
+    return found === null ? null : this.resolve(found);
   }
 
   /** Every known principal (for the inbox's mailboxes). */
@@ -107,6 +125,6 @@ export function parseKeys(setting: string): ConfiguredKey[] {
     const apiKeyId = entry.api_key_id ?? index + 1;
     if (used.has(apiKeyId)) throw new ConfigError(`--keys: api_key_id ${apiKeyId} is used twice`, 'keys');
     used.add(apiKeyId);
-    return { hash: createHash('sha256').update(entry.key).digest(), principal: { teamId: entry.team_id, apiKeyId, keyHint: entry.key.slice(-4) } };
+    return { hash: createHash('sha256').update(entry.key).digest(), key: entry.key, principal: { teamId: entry.team_id, apiKeyId, keyHint: entry.key.slice(-4) } };
   });
 }

@@ -56,6 +56,8 @@ export interface IngestOptions {
   maxEmails: number;
   /** Outcome sources in precedence order (rules first, defaults last). */
   outcomeSources: () => OutcomeSource[];
+  /** Told of every stored batch after its commit (the metrics' received counter). */
+  onStored?: (batch: readonly NewEmail[]) => void;
 }
 
 // A quarter second of sends is indexed together; a catch-up never holds a query long.
@@ -177,6 +179,7 @@ export class Ingest {
   private afterWrite(batch: NewEmail[]): void {
     const { store, announce, lifecycle, logger, maxEmails } = this.options;
     this.count += batch.length;
+    this.options.onStored?.(batch);
     let earliest = Infinity;
     announce.created(batch);
     for (const email of batch) {

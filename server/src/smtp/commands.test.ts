@@ -38,7 +38,8 @@ const TABLE: { name: string; steps: Step[] }[] = [
   { name: 'AUTH PLAIN with an empty password', steps: [EHLO, [`AUTH PLAIN ${b64('\0apikey\0')}`, 535]] },
   { name: 'AUTH LOGIN with an API key', steps: [EHLO, ['AUTH LOGIN', 334], [b64('apikey'), 334], [b64(KEY), 235]] },
   { name: 'AUTH after AUTH', steps: [EHLO, [`AUTH PLAIN ${b64(`\0apikey\0${KEY}`)}`, 235], [`AUTH PLAIN ${b64(`\0apikey\0${KEY}`)}`, 503]] },
-  { name: 'AUTH with an unoffered mechanism', steps: [EHLO, ['AUTH CRAM-MD5', 504]] },
+  { name: 'AUTH with an unoffered mechanism', steps: [EHLO, ['AUTH XOAUTH2 dXNlcg==', 504]] },
+  { name: 'AUTH CRAM-MD5 answers a base64 challenge', steps: [EHLO, ['AUTH CRAM-MD5', 334]] },
   { name: 'STARTTLS when TLS is off', steps: [EHLO, ['STARTTLS', 500]] },
   { name: 'an unknown command', steps: [EHLO, ['FROBNICATE', 500]] },
   { name: 'NOOP', steps: [EHLO, ['NOOP', 250]] },
@@ -64,7 +65,7 @@ describe('SMTP reply codes', () => {
     const ehlo = await client.command('EHLO client.test');
     expect(ehlo.code).toBe(250);
     const features = ehlo.lines.slice(1).map((l) => l.slice(4));
-    expect(features).toEqual(expect.arrayContaining(['PIPELINING', '8BITMIME', 'SMTPUTF8', 'AUTH PLAIN LOGIN', 'SIZE 26214400']));
+    expect(features).toEqual(expect.arrayContaining(['PIPELINING', '8BITMIME', 'SMTPUTF8', 'AUTH PLAIN LOGIN CRAM-MD5', 'SIZE 26214400']));
     expect(features).not.toContain('STARTTLS');
     await client.quit();
   });

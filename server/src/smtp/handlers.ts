@@ -65,8 +65,15 @@ export function createHandlers(services: Services, logger: Logger, connections: 
   return {
     onAuth(auth: SMTPServerAuthentication, _session: SMTPServerSession, done: (error: Error | null | undefined, response?: SMTPServerAuthenticationResponse) => void) {
       // The password is an API key; the user name is free (clients insist on one).
-      const principal = auth.password ? keys.resolve(auth.password) : null;
-      if (!principal) return done(smtpError(535, '5.7.8 Authentication failed: the password must be an API key'));
+      // CRAM-MD5 carries no password, only a digest of it: see KeyRegistry.resolveChallenge.
+      const cram = (auth.method as string) === 'CRAM-MD5';
+      const principal = cram
+        ? keys.resolveChallenge(auth.username ?? '', (password) => auth.validatePassword(password))
+        : auth.password ? keys.resolve(auth.password) : null;
+      if (!principal) {
+        const hint = cram && keys.mode === 'open' ? 'CRAM-MD5 in open mode needs the API key as both user name and password' : 'the password must be an API key';
+        return done(smtpError(535, `5.7.8 Authentication failed: ${hint}`));
+      }
       const user: SmtpPrincipal = { teamId: principal.teamId, apiKeyId: principal.apiKeyId };
       done(null, { user });
     },

@@ -20,8 +20,9 @@ export function generatedCertPaths(dbPath: string): { cert: string; key: string 
  * The STARTTLS certificate, or null when TLS is off. `--smtp-cert/--smtp-key` win;
  * otherwise a self-signed one is generated at first start and kept beside the database
  * (in memory for `--db :memory:`), so a client that trusted it once keeps working.
+ * `needed` asks for one even without --smtp-tls (the implicit-TLS port).
  */
-export async function loadTls(config: Config, logger: Logger): Promise<TlsCredentials | null> {
+export async function loadTls(config: Config, logger: Logger, needed = false): Promise<TlsCredentials | null> {
   if (config.smtpCert !== undefined && config.smtpKey !== undefined) {
     let credentials: TlsCredentials;
     try {
@@ -32,7 +33,7 @@ export async function loadTls(config: Config, logger: Logger): Promise<TlsCreden
     }
     return credentials;
   }
-  if (!config.smtpTls) return null;
+  if (!config.smtpTls && !needed) return null;
   if (config.db === ':memory:') return selfSigned(config.messageHost);
 
   const paths = generatedCertPaths(config.db);
@@ -49,7 +50,7 @@ export async function loadTls(config: Config, logger: Logger): Promise<TlsCreden
   mkdirSync(dirname(paths.cert), { recursive: true });
   writeFileSync(paths.key, credentials.key, { mode: 0o600 });
   writeFileSync(paths.cert, credentials.cert);
-  logger.info(`generated a self-signed STARTTLS certificate: ${paths.cert}`);
+  logger.info(`generated a self-signed SMTP TLS certificate: ${paths.cert}`);
   return credentials;
 }
 

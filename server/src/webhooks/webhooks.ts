@@ -38,6 +38,8 @@ export interface WebhooksOptions {
   /** First retry delay; doubles for each retry. */
   retryBaseMs: number;
   timeoutMs: number;
+  /** Told where each attempt left its delivery (the metrics' attempts counter). */
+  onAttempt?: (result: 'delivered' | 'retrying' | 'failed') => void;
 }
 
 interface Pump {
@@ -251,6 +253,7 @@ export class Webhooks {
       { delivery_id: delivery.id, webhook_id: hook.id, attempt, at, duration_ms: result.durationMs, status_code: result.statusCode, error: result.error, response: result.response, ok: result.ok ? 1 : 0 },
       next,
     );
+    this.options.onAttempt?.(next.state === 'pending' ? 'retrying' : next.state);
     if (!result.ok) logger.warn(`webhook ${hook.public_id} ${delivery.type} attempt ${attempt} failed: ${result.error}${giveUp ? '; giving up' : ''}`);
     if (next.state !== 'pending' && ++pump.finished % 100 === 0) store.prune(hook.id, KEEP_FINISHED);
   }
@@ -299,7 +302,7 @@ function presentAttempt(row: AttemptView): WebhookAttempt {
 }
 
 /** Builds the webhook service from the server's parts; the generated secret is kept in the database. */
-export function createWebhooks(deps: { db: Db; events: EventBus; emails: EmailStore; domains: DomainStore; ids: IdCodec; clock: Clock; logger: Logger; config: Pick<Config, 'webhookUrl' | 'webhookSecret' | 'webhookRetryMs' | 'webhookTimeoutMs'> }): Webhooks {
+export function createWebhooks(deps: { db: Db; events: EventBus; emails: EmailStore; domains: DomainStore; ids: IdCodec; clock: Clock; logger: Logger; config: Pick<Config, 'webhookUrl' | 'webhookSecret' | 'webhookRetryMs' | 'webhookTimeoutMs'>; onAttempt?: WebhooksOptions['onAttempt'] }): Webhooks {
   return new Webhooks({
     store: new WebhookStore(deps.db),
     events: deps.events,
@@ -311,5 +314,6 @@ export function createWebhooks(deps: { db: Db; events: EventBus; emails: EmailSt
     generatedSecret: metaValue(deps.db, 'webhook_secret', () => `whsec_${randomBytes(24).toString('hex')}`),
     retryBaseMs: deps.config.webhookRetryMs,
     timeoutMs: deps.config.webhookTimeoutMs,
+    onAttempt: deps.onAttempt,
   });
 }

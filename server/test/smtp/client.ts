@@ -169,6 +169,10 @@ export interface PythonJob {
   user?: string;
   password?: string;
   starttls?: boolean;
+  /** Connect with TLS from the first byte (SMTP_SSL), for the --smtps-port. */
+  implicit_tls?: boolean;
+  /** Authenticate with CRAM-MD5 only (smtplib's login() would fall back to PLAIN). */
+  auth_method?: 'CRAM-MD5';
   cafile?: string;
   envelope_to?: string[];
 }

@@ -1,7 +1,7 @@
 """An independent SMTP client for sendbox's tests: Python's smtplib and email packages.
 
 Reads one JSON job on stdin and prints one JSON result on stdout:
-  {"port", "host"?, "user"?, "password"?, "starttls"?, "cafile"?,
+  {"port", "host"?, "user"?, "password"?, "starttls"?, "implicit_tls"?, "cafile"?,
    "from", "to": [...], "envelope_to"?: [...], "subject", "text", "html"?, "headers"?: {...}}
 The result holds the EHLO features (before and after STARTTLS), the AUTH reply, the
 DATA reply, and whether the session was encrypted, so the test checks what the server said.
@@ -28,8 +28,19 @@ def main():
         msg.add_alternative(job["html"], subtype="html")
 
     result = {"message_id": msg["Message-ID"]}
-    with smtplib.SMTP(job.get("host", "127.0.0.1"), job["port"], timeout=20) as smtp:
+    if job.get("implicit_tls"):
+        # SMTPS (RFC 8314): TLS from the first byte, verified against cafile when given.
+        context = ssl.create_default_context(cafile=job.get("cafile"))
+        if not job.get("cafile"):
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        client = smtplib.SMTP_SSL(job.get("host", "127.0.0.1"), job["port"], timeout=20, context=context)
+    else:
+        client = smtplib.SMTP(job.get("host", "127.0.0.1"), job["port"], timeout=20)
+    with client as smtp:
         smtp.ehlo("python.test")
+        if job.get("implicit_tls"):
+            result["cipher"] = smtp.sock.cipher()[0]
         result["features"] = sorted(smtp.esmtp_features.keys())
         if job.get("starttls"):
             context = ssl.create_default_context(cafile=job.get("cafile"))
@@ -43,7 +54,12 @@ def main():
             result["cipher"] = smtp.sock.cipher()[0]
         if job.get("password") is not None:
             try:
-                code, text = smtp.login(job.get("user", "apikey"), job["password"])
+                if job.get("auth_method") == "CRAM-MD5":
+                    # Only CRAM-MD5, without login()'s fallback to PLAIN and LOGIN.
+                    smtp.user, smtp.password = job.get("user", "apikey"), job["password"]
+                    code, text = smtp.auth("CRAM-MD5", smtp.auth_cram_md5)
+                else:
+                    code, text = smtp.login(job.get("user", "apikey"), job["password"])
                 result["auth"] = [code, text.decode()]
             except smtplib.SMTPAuthenticationError as error:
                 result["auth"] = [error.smtp_code, error.smtp_error.decode()]

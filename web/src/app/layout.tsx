@@ -1,9 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from '../components/link';
-import { BeakerIcon, GlobeIcon, InboxIcon, MenuIcon } from '../components/icons';
+import { BeakerIcon, BookIcon, GlobeIcon, InboxIcon, MenuIcon } from '../components/icons';
 import { ThemeToggle } from '../components/theme-toggle';
 import { useLocation, withParams } from '../lib/router';
-import { pagePaths } from '../paths';
+import { apiPaths, pagePaths } from '../paths';
 import { MailboxList } from '../features/mailboxes/components/mailbox-list';
 import { useLiveEvents } from './use-live-events';
 import { LiveIndicator } from './live-indicator';
@@ -50,6 +50,11 @@ export function Layout({ children }: { children: ReactNode }) {
               {label}
             </Link>
           ))}
+          {/* A server page, not one of the inbox's: a full navigation. */}
+          <a href={apiPaths.docs} className="nav-item">
+            <BookIcon size={17} />
+            API docs
+          </a>
         </nav>
         <MailboxList selected={team} hrefFor={mailboxHref} />
         <div className="sidebar-footer">

@@ -10,6 +10,7 @@ import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
+import { sandboxRelayRouter, sandboxReleaseRouter } from './release.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -23,6 +24,7 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
     res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
   });
   // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events
+  router.use('/emails', sandboxReleaseRouter(services));
   router.use('/emails', sandboxEmailsRouter(services));
   // POST, GET, DELETE /; GET, DELETE /:id
   router.use('/rules', sandboxRulesRouter(services));
@@ -40,5 +42,6 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   router.use('/domains', sandboxDomainsRouter(services));
   // POST, GET /; GET, DELETE /:id; GET /:id/attempts
   router.use('/webhooks', sandboxWebhooksRouter(services));
+  router.use('/relay', sandboxRelayRouter(services));
   return router;
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Base, EndpointSpec, FuzzContext } from './spec.js';
 import { encode, queryString } from './spec.js';
-import { extraKeys, lineText, nastyString, nastyValue, objectOf, pollutionObject, validAddress, wrongType } from './values.js';
+import { extraKeys, invalidAddress, lineText, nastyString, nastyValue, objectOf, pollutionObject, validAddress, wrongType } from './values.js';
 import { domainAddValid, idnDomain, invalidDomain, listInvalid, listValid, nastyId as anyNastyId, unusedDomain } from './v1.js';
 
 // Under /sandbox/emails, `wait` is a route of its own (GET answers it, other methods 405),
@@ -172,7 +172,36 @@ const get = (path: string, kind = 'valid'): Base => ({ method: 'GET', path, expe
 const unknownParams = (path: string): fc.Arbitrary<Base> =>
   fc.array(fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'x'), fc.string({ maxLength: 8 })), nastyString.filter((s) => s.length < 2000)), { maxLength: 3 }).map((pairs) => ({ ...get(path + queryString(pairs)), kind: pairs.length ? 'unknown-params' : 'valid' }));
 
+// --- release, relay, metrics, docs (the fuzzing server has no --relay: a valid release answers 409) ---
+
+const releaseTo = fc.array(validAddress, { minLength: 1, maxLength: 50 });
+const badReleaseBody = fc.oneof(
+  wrongType.map((to) => ({ to })),
+  fc.constantFrom<unknown>({}, { to: [] }, { to: 'a@x.test' }, { to: ['not an address'] }, { to: ['a@x.test'], cc: ['b@x.test'] }, { to: Array(51).fill('a@x.test') }),
+  invalidAddress.map((a) => ({ to: [a] })),
+  pollutionObject.map((o) => ({ to: ['a@x.test'], ...o })),
+);
+
+const edgeEndpoints: EndpointSpec[] = [
+  {
+    name: 'POST /sandbox/emails/{id}/release',
+    api: 'sandbox',
+    group: 'mail',
+    body: 'required',
+    valid: (ctx) => fc.tuple(fc.constantFrom(...ctx.ownIds), releaseTo).map(([id, to]) => ({ method: 'POST', path: `/sandbox/emails/${id}/release`, json: { to }, expect: [409], kind: 'valid:no-relay' })),
+    invalid: (ctx) =>
+      fc.oneof(
+        fc.tuple(fc.constantFrom(...ctx.ownIds), badReleaseBody).map(([id, json]) => ({ method: 'POST', path: `/sandbox/emails/${id}/release`, json, expect: [422], kind: 'bad-body' })),
+        nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/release`, json: { to: ['a@x.test'] }, expect: [400, 404], kind: 'unknown-id' })),
+      ),
+  },
+  { name: 'GET /sandbox/relay', api: 'sandbox', group: 'mail', body: 'none', valid: () => unknownParams('/sandbox/relay') },
+  { name: 'GET /metrics', api: 'sandbox', group: 'mail', body: 'none', valid: () => unknownParams('/metrics') },
+  { name: 'GET /docs', api: 'sandbox', group: 'mail', body: 'none', valid: () => fc.constantFrom('/docs', '/docs/init.js', '/docs/docs.css', '/docs/assets/swagger-ui.css').chain((path) => unknownParams(path)) },
+];
+
 export const sandboxEndpoints: EndpointSpec[] = [
+  ...edgeEndpoints,
   { name: 'GET /sandbox/health', api: 'sandbox', group: 'mail', body: 'none', valid: () => unknownParams('/sandbox/health') },
   { name: 'GET /sandbox/teams', api: 'sandbox', group: 'mail', body: 'none', valid: () => unknownParams('/sandbox/teams') },
   { name: 'GET /sandbox/emails', api: 'sandbox', group: 'mail', body: 'none', valid: () => listValid('/sandbox/emails', sandboxListExtra), invalid: () => sandboxListInvalid },

@@ -1,17 +1,19 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { SandboxEmail } from '../../../../../shared/sandbox';
 import { Link } from '../../../components/link';
-import { ArrowLeftIcon, ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MailIcon, MailOpenIcon, TrashIcon } from '../../../components/icons';
+import { ArrowLeftIcon, ChevronLeftIcon, ChevronRightIcon, DownloadIcon, MailIcon, MailOpenIcon, SendIcon, TrashIcon } from '../../../components/icons';
 import { InlineError } from '../../../components/states';
 import { apiPaths } from '../../../paths';
 import { useDeleteEmail } from '../api/delete-email';
 import { useSetRead } from '../api/set-read';
 import type { MessageNeighbours } from './message-view';
+import { ReleaseForm } from './release-form';
 
-/** Back (on narrow screens), newer/older, read/unread, download .eml, delete. */
+/** Back (on narrow screens), newer/older, read/unread, release, download .eml, delete. */
 export function MessageToolbar({ email, neighbours, backHref, onDeleted }: { email: SandboxEmail; neighbours: MessageNeighbours; backHref: string; onDeleted: () => void }) {
   const remove = useDeleteEmail();
   const setRead = useSetRead();
+  const [releasing, setReleasing] = useState(false);
   return (
     <div className="message-toolbar">
       <Link to={backHref} className="btn btn-ghost btn-sm message-back" aria-label="Back to the list">
@@ -31,6 +33,9 @@ export function MessageToolbar({ email, neighbours, backHref, onDeleted }: { ema
           {email.is_read ? <MailIcon size={14} /> : <MailOpenIcon size={14} />}
           {email.is_read ? 'Mark unread' : 'Mark read'}
         </button>
+        <button type="button" className="btn btn-ghost btn-sm" aria-expanded={releasing} onClick={() => setReleasing(!releasing)}>
+          <SendIcon size={14} /> Release
+        </button>
         <a className="btn btn-ghost btn-sm" href={apiPaths.emailRaw(email.id)} download={`${email.id}.eml`}>
           <DownloadIcon size={14} /> Download .eml
         </a>
@@ -39,6 +44,7 @@ export function MessageToolbar({ email, neighbours, backHref, onDeleted }: { ema
         </button>
       </div>
       <InlineError error={remove.error ?? setRead.error} />
+      {releasing && <ReleaseForm key={email.id} email={email} onClose={() => setReleasing(false)} />}
     </div>
   );
 }
