@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDnsServer } from './domains/real-dns.js';
+import { parseMaxAge } from './emails/retention.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -20,6 +21,7 @@ export const SETTINGS = {
   smtpPort: { flag: 'smtp-port', kind: 'int', default: 1025, help: 'SMTP port (0 picks a free port)' },
   db: { flag: 'db', kind: 'string', default: './.sendbox/sendbox.db', help: 'SQLite file, or :memory: for a throwaway run' },
   maxEmails: { flag: 'max-emails', kind: 'int', default: 50_000, help: 'retention: the oldest emails beyond this many are pruned' },
+  maxAge: { flag: 'max-age', kind: 'string', default: undefined, help: 'retention by age: emails older than this are deleted, e.g. 30m, 12h, 7d' },
   keys: { flag: 'keys', kind: 'string', default: undefined, help: 'configured keys: a JSON file [{"key","team_id","api_key_id"?}] or team:key,team:key', secret: true },
   defaultFrom: { flag: 'default-from', kind: 'string', default: 'sandbox@sendbox.local', help: 'sender used when a send has no from' },
   messageHost: { flag: 'message-host', kind: 'string', default: 'sendbox.local', help: 'host part of generated Message-IDs' },
@@ -117,6 +119,7 @@ function validate(config: Config): void {
   port('port', config.port);
   port('smtp-port', config.smtpPort);
   if (config.maxEmails < 1) throw new ConfigError('--max-emails must be at least 1');
+  if (config.maxAge !== undefined && parseMaxAge(config.maxAge) === null) throw new ConfigError(`--max-age must be a whole number of minutes, hours or days such as 30m, 12h or 7d, got "${config.maxAge}"`);
   if (!['simulated', 'real'].includes(config.dns)) throw new ConfigError(`--dns must be simulated or real, got "${config.dns}"`);
   if (!['optional', 'required'].includes(config.smtpAuth)) throw new ConfigError(`--smtp-auth must be optional or required, got "${config.smtpAuth}"`);
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) throw new ConfigError(`--log-level must be debug, info, warn or error, got "${config.logLevel}"`);

@@ -23,6 +23,7 @@ import { domainVerifiers } from './domains/verifiers.js';
 import { DomainScriptStore } from './storage/domain-scripts.js';
 import { createWebhooks } from './webhooks/webhooks.js';
 import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
+import { AgeRetention, parseMaxAge } from './emails/retention.js';
 
 export interface Sendbox {
   services: Services;
@@ -99,12 +100,15 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     delayMs: config.delayMs,
     maxEmails: config.maxEmails,
     outcomeSources: () => services.scenarios.outcomeSources(),
+    ruleTags: (context) => (services.scenarios.rules.has('tags') ? services.scenarios.rules.tagsFor(context) : []),
   });
 
   const app = createApp(services);
   let http: Server | null = null;
   let walTruncation: { stop(): void } | null = null;
   let smtp: SmtpHandle | null = null;
+  const maxAgeMs = config.maxAge === undefined ? null : parseMaxAge(config.maxAge);
+  const ageRetention = maxAgeMs === null ? null : new AgeRetention({ store: emails, ids, events, clock, logger: simLogger, maxAgeMs, recount: () => services.ingest.recount() });
 
   return {
     services,
@@ -124,12 +128,14 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       // Resume lifecycles that a previous run left mid-way.
       lifecycle.start();
       services.webhooks.start();
+      ageRetention?.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
       return { httpPort, smtpPort: smtp.port };
     },
     async close() {
       stopping.abort();
       lifecycle.stop();
+      ageRetention?.stop();
       await Promise.all([
         smtp?.close(),
         http && new Promise<void>((resolve) => {

@@ -10,6 +10,7 @@ import type { Lifecycle } from '../delivery/lifecycle.js';
 import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../delivery/outcomes.js';
 import { WriteBatcher } from './write-batcher.js';
 import { presentEmail } from '../emails/present.js';
+import { MAX_TAGS_PER_EMAIL, parseTagsHeader, uniqueTags } from '../../../shared/tags.js';
 
 /**
  * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
@@ -57,6 +58,8 @@ export interface IngestOptions {
   maxEmails: number;
   /** Outcome sources in precedence order (rules first, defaults last). */
   outcomeSources: () => OutcomeSource[];
+  /** Tags added by tagging rules (beside the message's own X-Tags header). */
+  ruleTags?: (context: OutcomeContext & { recipients: string[] }) => string[];
 }
 
 // A quarter second of sends is indexed together; a catch-up never holds a query long.
@@ -88,6 +91,7 @@ export class Ingest {
     this.lastCreatedAt = createdAt;
     const raw = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : input.raw;
     const recipients = this.planRecipients(input, createdAt);
+    const tags = this.tagsOf(input, recipients);
     const email: NewEmail = {
       id: internalId,
       teamId: input.teamId,
@@ -116,6 +120,7 @@ export class Ingest {
       html: input.html,
       raw,
       recipients,
+      tags,
     };
     await this.batcher.add(email);
     return { internalId, id, messageId };
@@ -143,6 +148,13 @@ export class Ingest {
       }
     }, INDEX_DELAY_MS);
     this.indexTimer.unref();
+  }
+
+  /** X-Tags (Mailpit's convention: a comma list) plus what tagging rules add. */
+  private tagsOf(input: IngestInput, recipients: NewRecipient[]): string[] {
+    const own = parseTagsHeader(input.headers.get('x-tags'));
+    const ruled = this.options.ruleTags?.({ teamId: input.teamId, from: input.from.address, subject: input.subject, headers: input.headers, recipients: recipients.map((r) => r.address) }) ?? [];
+    return ruled.length ? uniqueTags([...own, ...ruled]).slice(0, MAX_TAGS_PER_EMAIL) : own;
   }
 
   /** One entry per distinct address (compared case-insensitively), to before cc before bcc. */

@@ -10,6 +10,7 @@ import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
+import { sandboxTaggingRouters } from './tags.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -20,9 +21,12 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   // Host, ui-auth and Content-Type checks run before any body is parsed.
   router.use(sandboxGuards(services.config), json);
   router.get('/health', (_req, res) => {
-    res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
+    res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused, retention: { max_emails: services.config.maxEmails, max_age: services.config.maxAge ?? null } } });
   });
+  const tagging = sandboxTaggingRouters(services);
+  router.use('/emails', tagging.emails);
   router.use('/emails', sandboxEmailsRouter(services));
+  router.use('/tags', tagging.tags);
   router.use('/rules', sandboxRulesRouter(services));
   router.use('/delivery', sandboxDeliveryRouter(services));
   router.use('/chaos', sandboxChaosRouter(services));

@@ -1,4 +1,5 @@
 import type { HttpAction, OutcomeAction, Rule, RuleAction, RuleMatch, SmtpAction } from '../../../shared/sandbox.js';
+import { uniqueTags } from '../../../shared/tags.js';
 import type { OutcomeDecision, OutcomeSource } from '../delivery/outcomes.js';
 import { defaultResponse } from '../delivery/replies.js';
 import { ApiError } from '../http/errors.js';
@@ -27,7 +28,7 @@ export interface MatchContext {
   headers?: Map<string, string>;
 }
 
-type Stage = 'outcome' | 'http' | 'mail' | 'rcpt' | 'data';
+type Stage = 'outcome' | 'http' | 'mail' | 'rcpt' | 'data' | 'tags';
 
 interface LiveRule {
   row: RuleRow;
@@ -41,7 +42,7 @@ interface LiveRule {
   headerValue: GlobMatcher | null;
 }
 
-const stageOf = (action: RuleAction): Stage => ('outcome' in action ? 'outcome' : 'http_status' in action ? 'http' : action.smtp_stage);
+const stageOf = (action: RuleAction): Stage => ('outcome' in action ? 'outcome' : 'http_status' in action ? 'http' : 'tags' in action ? 'tags' : action.smtp_stage);
 
 const HTTP_MESSAGES: Record<number, string> = {
   429: 'Too many requests: rate limit exceeded',
@@ -141,6 +142,20 @@ export class RuleBook {
     if (action.retry_after !== undefined) headers['Retry-After'] = String(action.retry_after);
     const message = action.message ?? `${HTTP_MESSAGES[action.http_status] ?? `Refused with ${action.http_status}`} (sandbox rule ${winner.row.id})`;
     return new ApiError(action.http_status, message, undefined, headers);
+  }
+
+  /**
+   * The tags of every matching tagging rule (unlike outcomes, tags accumulate: no rule
+   * wins over another). Each rule counts its match and its use, so `times` and `nth` apply.
+   */
+  tagsFor(context: MatchContext & { recipients: string[] }): string[] {
+    const tags: string[] = [];
+    for (const rule of this.active('tags')) {
+      if (!matchesEmail(rule, context) || !matchesRecipients(rule, context.recipients) || !this.takeTurn(rule)) continue;
+      this.use(rule, context.recipients.join(', '));
+      tags.push(...(rule.action as { tags: string[] }).tags);
+    }
+    return uniqueTags(tags);
   }
 
   /** The reply a matching rule gives at an SMTP stage, or null. */
@@ -251,6 +266,7 @@ function present(live: LiveRule): Rule {
 function describeAction(action: RuleAction): string {
   if ('outcome' in action) return `${action.outcome}${action.code ? ` ${action.code}` : ''}`;
   if ('http_status' in action) return `HTTP ${action.http_status}`;
+  if ('tags' in action) return `tags ${action.tags.join(', ')}`;
   return `SMTP ${action.disconnect ? 'disconnect' : action.code} at ${action.smtp_stage.toUpperCase()}`;
 }
 
