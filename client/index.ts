@@ -23,8 +23,10 @@ import type {
   SandboxEmailSummary,
   SandboxLink,
 } from '../shared/sandbox.js';
+import type { BulkRequest, BulkResult, TagCount } from '../shared/tags.js';
 
 export type * from '../shared/sandbox.js';
+export type { BulkAction, BulkRequest, BulkResult, EmailsChanged, TagCount } from '../shared/tags.js';
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
 
 export interface SendboxClientOptions {
@@ -78,6 +80,8 @@ export interface ListOptions {
   teamId?: string;
   hasAttachment?: boolean;
   isRead?: boolean;
+  /** The search language: `from:alice -tag:spam after:2026-01-31 "reset link"` (README, Sandbox API). */
+  q?: string;
 }
 
 type ScriptedStatus = 'success' | 'pending' | 'failed' | 'temporary_failure';
@@ -235,7 +239,7 @@ export function createSendboxClient(options: SendboxClientOptions) {
       get: (id: string) => data<SandboxEmail>('GET', `/sandbox/emails/${encodeURIComponent(id)}`),
       list: (query: ListOptions = {}) =>
         data<SandboxEmailList>('GET', '/sandbox/emails', {
-          query: { page: query.page, limit: query.limit, search: query.search, from: query.from, to: query.to, subject: query.subject, status: query.status, team_id: query.teamId ?? options.teamId, has_attachment: query.hasAttachment, is_read: query.isRead },
+          query: { page: query.page, limit: query.limit, search: query.search, from: query.from, to: query.to, subject: query.subject, status: query.status, team_id: query.teamId ?? options.teamId, has_attachment: query.hasAttachment, is_read: query.isRead, q: query.q },
         }),
       /** The raw message source (`.eml`). */
       raw: async (id: string) => {
@@ -264,6 +268,23 @@ export function createSendboxClient(options: SendboxClientOptions) {
     },
 
     teams: () => data<Mailbox[]>('GET', '/sandbox/teams'),
+
+    // ---- Tags, search and bulk actions (issue 14) ----
+    /** Emails matching a search-language query, newest first (`GET /sandbox/emails?q=`). */
+    search: (q: string, query: Omit<ListOptions, 'q'> = {}) =>
+      data<SandboxEmailList>('GET', '/sandbox/emails', { query: { q, page: query.page, limit: query.limit, team_id: query.teamId ?? options.teamId } }),
+    tags: {
+      /** Replaces an email's tags (`[]` removes them all). */
+      set: (id: string, tags: string[]) => data<SandboxEmailSummary>('PUT', `/sandbox/emails/${encodeURIComponent(id)}/tags`, { body: { tags } }),
+      /** Each tag in use with its email count. */
+      list: (listOptions: { teamId?: string } = {}) => data<TagCount[]>('GET', '/sandbox/tags', { query: { team_id: listOptions.teamId ?? options.teamId } }),
+      /** Renames a tag on every email. */
+      rename: (tag: string, name: string) => data<{ tag: string; name: string; count: number }>('PUT', `/sandbox/tags/${encodeURIComponent(tag)}`, { body: { name } }),
+      /** Removes a tag from every email. */
+      remove: (tag: string) => data<{ tag: string; count: number }>('DELETE', `/sandbox/tags/${encodeURIComponent(tag)}`),
+    },
+    /** One action on many emails (by `ids`, or every match of `q`) in one transaction. */
+    bulk: (request: BulkRequest) => data<BulkResult>('POST', '/sandbox/emails/bulk', { body: { ...request, team_id: request.team_id ?? (request.q !== undefined ? options.teamId : undefined) } }),
   };
 }
 
