@@ -1,5 +1,5 @@
 import { parseSearch, type SearchTerm } from '../../../shared/search.js';
-import type { EmailStatus } from '../../../shared/email.js';
+import { EMAIL_STATUSES, type EmailStatus } from '../../../shared/email.js';
 import type { EmailFilter } from '../storage/emails.js';
 import { ApiError } from '../http/errors.js';
 
@@ -27,8 +27,9 @@ export function applySearch(filter: EmailFilter, q: string): EmailFilter {
 function intoField(filter: EmailFilter, term: SearchTerm): boolean {
   switch (term.kind) {
     case 'status': {
-      if (term.negated) return false;
-      const statuses = filter.statuses?.length ? intersect(filter.statuses, term.statuses) : term.statuses;
+      // -status:x is "any other status": a list the status index and counters can use.
+      const named = term.negated ? EMAIL_STATUSES.filter((s) => !term.statuses.includes(s)) : term.statuses;
+      const statuses = filter.statuses?.length ? intersect(filter.statuses, named) : named;
       // An empty intersection must match nothing, which an empty list would not say: kept as a term.
       if (statuses.length === 0) return false;
       filter.statuses = statuses;
@@ -70,4 +71,4 @@ function intoField(filter: EmailFilter, term: SearchTerm): boolean {
   }
 }
 
-const intersect = (a: EmailStatus[], b: EmailStatus[]) => a.filter((s) => b.includes(s));
+const intersect = (a: readonly EmailStatus[], b: readonly EmailStatus[]) => a.filter((s) => b.includes(s));

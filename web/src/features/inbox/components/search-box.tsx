@@ -41,7 +41,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (query
           id={SEARCH_INPUT_ID}
           type="search"
           className="search-input"
-          placeholder="Search (try from: tag: or -status:)"
+          placeholder="Search (try tag: or from:)"
           title="Filters: from: to: cc: subject: tag: status: is:read|unread has:attachment|inline before: after: larger: smaller: header:Name=value, quoted phrases, - to negate, and free text"
           autoComplete="off"
           spellCheck={false}
