@@ -512,12 +512,7 @@ export class EmailStore {
 
   /** Retention: keeps the newest `max` emails; returns the pruned ones. */
   pruneTo(max: number): { id: number; team_id: string }[] {
-    const cutoff = this.db.prepare('SELECT id FROM emails ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(max) as number | undefined;
-    if (cutoff === undefined) return [];
-    const pruned = this.db.prepare('SELECT id, team_id FROM emails WHERE id <= ?').all(cutoff) as { id: number; team_id: string }[];
-    this.deleteRows('id <= ?', [cutoff]);
-    this.shortNeedles?.dropThrough(cutoff);
-    return pruned;
+    return this.pruneThrough(this.db.prepare('SELECT id FROM emails ORDER BY id DESC LIMIT 1 OFFSET ?').pluck().get(max) as number | undefined);
   }
 
   /**
@@ -525,7 +520,11 @@ export class EmailStore {
    * the id, so it is an id range); returns the pruned ones for their deletion events.
    */
   pruneOlderThan(cutoffMs: number): { id: number; team_id: string }[] {
-    const last = this.db.prepare('SELECT id FROM emails WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1').pluck().get(cutoffMs) as number | undefined;
+    return this.pruneThrough(this.db.prepare('SELECT id FROM emails WHERE created_at < ? ORDER BY created_at DESC, id DESC LIMIT 1').pluck().get(cutoffMs) as number | undefined);
+  }
+
+  /** Deletes every email up to this id (retention); returns them for their deletion events. */
+  private pruneThrough(last: number | undefined): { id: number; team_id: string }[] {
     if (last === undefined) return [];
     const pruned = this.db.prepare('SELECT id, team_id FROM emails WHERE id <= ?').all(last) as { id: number; team_id: string }[];
     this.deleteRows('id <= ?', [last]);
