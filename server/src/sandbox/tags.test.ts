@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, eventually, type TestServer } from '../../test/harness.js';
 import { listen, type SseClient } from '../../test/hardening/lib/sse.js';
-import { queuedId, sendWithNodemailer } from '../../test/smtp/client.js';
+import { queuedId, sendWithNodemailer, sendWithPython } from '../../test/smtp/client.js';
 
 /** Tags, the search language (`?q=`) and bulk actions (CONTRACT §9), against a real server, SQLite and SMTP. */
 let server: TestServer;
@@ -45,6 +45,14 @@ describe('tags', () => {
     expect((await server.api(`/sandbox/emails/${smtp}`)).body.data.tags).toEqual(['newsletter', 'weekly']);
     const list = await server.api(`/sandbox/emails?team_id=${TEAM}&q=${encodeURIComponent('tag:WELCOME')}`);
     expect(list.body.data.data.map((e: { id: string; tags: string[] }) => [e.id, e.tags])).toEqual([[api, ['signup', 'Welcome']]]);
+  });
+
+  it('takes a long X-Tags from Python smtplib too (its email package folds long headers)', async () => {
+    const tags = ['cron-jobs-of-the-backup-system', 'nightly-maintenance-window', 'storage-cluster-eu-west'];
+    const sent = await sendWithPython({ port: server.smtpPort, from: 'cron@acme.test', to: ['ops@example.com'], subject: 'nightly job', text: 'ok', headers: { 'X-Tags': tags.join(', ') }, user: 'apikey', password: KEY });
+    expect(sent.data?.[0]).toBe(250);
+    const list = await server.api(`/sandbox/emails?team_id=${TEAM}&q=${encodeURIComponent('tag:nightly-maintenance-window tag:storage-cluster-eu-west')}`);
+    expect(list.body.data.data.map((e: { subject: string; tags: string[] }) => [e.subject, e.tags])).toEqual([['nightly job', tags]]);
   });
 
   it('replaces an email\'s tags with PUT and announces it in one event', async () => {
