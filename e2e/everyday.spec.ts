@@ -44,6 +44,12 @@ test.describe('everyday tools', () => {
     await page.getByRole('searchbox', { name: 'Search emails' }).fill('tag:invoices');
     await expect(rows).toHaveCount(1);
     await expect(rows.first().getByRole('list', { name: 'Tags' })).toHaveText('invoices');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('searchbox', { name: 'Search emails' }).fill('');
+    await expect(rows).toHaveCount(3);
+    await rows.filter({ hasText: 'Welcome to Acme' }).click();
+    await expect(page.getByRole('list', { name: 'Tags of this email' })).toBeVisible();
+    await shot(page, 'tags-dark');
   });
 
   test('search: filters as removable chips, an unparseable term explained and left out', async ({ page, sendbox }) => {
