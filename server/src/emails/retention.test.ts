@@ -67,6 +67,18 @@ describe('--max-age', () => {
     expect(await events('email.deleted', 2)).toEqual([first, second]);
   });
 
+  it('prunes at start what expired while sendbox was stopped', async () => {
+    await send('before the restart');
+    await sse.close();
+    await sendbox.close();
+    clock.advance(2 * 60 * MINUTE);
+    sendbox = createSendbox(loadConfig(['--port', '0', '--smtp-port', '0', '--db', join(folder, 'sendbox.db'), '--max-age', '1h'], {}), { clock, logger: silentLogger });
+    url = `http://127.0.0.1:${(await sendbox.listen()).httpPort}`;
+    sse = listen(url);
+    await sse.ready;
+    expect(await subjects()).toEqual([]);
+  });
+
   it('shows the retention in force in the health answer', async () => {
     const health = (await (await fetch(`${url}/sandbox/health`)).json()) as { data: { retention: unknown } };
     expect(health.data.retention).toEqual({ max_emails: 50_000, max_age: '1h' });
