@@ -278,10 +278,10 @@ export function createSendboxClient(options: SendboxClientOptions) {
       set: (id: string, tags: string[]) => data<SandboxEmailSummary>('PUT', `/sandbox/emails/${encodeURIComponent(id)}/tags`, { body: { tags } }),
       /** Each tag in use with its email count. */
       list: (listOptions: { teamId?: string } = {}) => data<TagCount[]>('GET', '/sandbox/tags', { query: { team_id: listOptions.teamId ?? options.teamId } }),
-      /** Renames a tag on every email. */
-      rename: (tag: string, name: string) => data<{ tag: string; name: string; count: number }>('PUT', `/sandbox/tags/${encodeURIComponent(tag)}`, { body: { name } }),
-      /** Removes a tag from every email. */
-      remove: (tag: string) => data<{ tag: string; count: number }>('DELETE', `/sandbox/tags/${encodeURIComponent(tag)}`),
+      /** Renames a tag on every email (of `teamId`, or of the client's team when it has one). */
+      rename: (tag: string, name: string, tagOptions: { teamId?: string } = {}) => data<{ tag: string; name: string; count: number }>('PUT', `/sandbox/tags/${encodeURIComponent(tag)}`, { body: { name, team_id: tagOptions.teamId ?? options.teamId } }),
+      /** Removes a tag from every email (of `teamId`, or of the client's team when it has one). */
+      remove: (tag: string, tagOptions: { teamId?: string } = {}) => data<{ tag: string; count: number }>('DELETE', `/sandbox/tags/${encodeURIComponent(tag)}`, { query: { team_id: tagOptions.teamId ?? options.teamId } }),
     },
     /** One action on many emails (by `ids`, or every match of `q`) in one transaction. */
     bulk: (request: BulkRequest) => data<BulkResult>('POST', '/sandbox/emails/bulk', { body: { ...request, team_id: request.team_id ?? (request.q !== undefined ? options.teamId : undefined) } }),

@@ -229,8 +229,8 @@ function tagAndBulkPaths(): Record<string, unknown> {
     }) },
     '/sandbox/tags': { get: op({ summary: 'Tags in use with their email counts', parameters: [{ name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Tags', { type: 'array', items: { type: 'object', properties: { tag: str, count: num } } }), ...errors(400) } }) },
     '/sandbox/tags/{tag}': {
-      put: op({ summary: 'Rename a tag on every email', parameters: [tag], requestBody: json({ type: 'object', required: ['name'], properties: { name: str } }), responses: { ...ok('Emails changed', count), ...errors(415, 422) } }),
-      delete: op({ summary: 'Remove a tag from every email', parameters: [tag], responses: { ...ok('Emails changed', count), ...errors(415, 422) } }),
+      put: op({ summary: 'Rename a tag on every email (of team_id)', parameters: [tag], requestBody: json({ type: 'object', required: ['name'], properties: { name: str, team_id: str } }), responses: { ...ok('Emails changed', count), ...errors(415, 422) } }),
+      delete: op({ summary: 'Remove a tag from every email (of team_id)', parameters: [tag, { name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Emails changed', count), ...errors(400, 415, 422) } }),
     },
   };
 }

@@ -90,20 +90,20 @@ export class EmailActions {
     return { action: request.action, count: rows.length };
   }
 
-  /** Renames a tag across all mail; returns how many emails changed. */
-  renameTag(from: string, to: string): number {
+  /** Renames a tag across all mail (or one team's); returns how many emails changed. */
+  renameTag(from: string, to: string, teamId: string | null = null): number {
     const fromTag = parseTags([from], 'tag', 1)[0];
     const toTag = parseTags([to], 'name', 1)[0];
-    const changed = this.deps.tags.rename(fromTag, toTag);
+    const changed = this.deps.tags.rename(fromTag, toTag, teamId);
     if (changed.length) this.announce(this.changeEvent('rename_tag', this.teamsOf(changed), [fromTag, toTag]));
     return changed.length;
   }
 
-  /** Removes a tag from all mail; returns how many emails carried it. */
-  deleteTag(tag: string): number {
+  /** Removes a tag from all mail (or one team's); returns how many emails carried it. */
+  deleteTag(tag: string, teamId: string | null = null): number {
     const [name] = parseTags([tag], 'tag', 1);
     const { tags } = this.deps;
-    const changed = tags.remove(tags.emailsWith(name), [name]);
+    const changed = tags.remove(tags.emailsWith(name, teamId), [name]);
     if (changed.length) this.announce(this.changeEvent('untag', this.teamsOf(changed), [name]));
     return changed.length;
   }

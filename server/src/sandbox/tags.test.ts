@@ -111,6 +111,21 @@ describe('tags', () => {
     expect((await server.api(`/sandbox/emails/${c}`)).body.data.tags).toEqual(['Beta2']);
     expect((await server.api(`/sandbox/emails/${a}`)).body.data.tags).toEqual(['keep']);
     expect((await server.api('/sandbox/tags/x', { method: 'PUT', json: {} })).status).toBe(422);
+    expect((await server.api('/sandbox/tags/x', { method: 'PUT', json: { name: 'y', team_id: 'bad team' } })).status).toBe(422);
+  });
+
+  it('renames and deletes a tag within one team when given team_id, leaving other teams alone', async () => {
+    const [mine, theirs] = ['tags-scope-a', 'tags-scope-b'];
+    const a = await send(mine, { subject: 'scoped a', headers: { 'X-Tags': 'shared' } });
+    const b = await send(theirs, { subject: 'scoped b', headers: { 'X-Tags': 'shared' } });
+    const renamed = await server.api('/sandbox/tags/shared', { method: 'PUT', json: { name: 'mine', team_id: team(mine) } });
+    expect(renamed.body.data.count).toBe(1);
+    expect((await server.api(`/sandbox/emails/${a}`)).body.data.tags).toEqual(['mine']);
+    expect((await server.api(`/sandbox/emails/${b}`)).body.data.tags).toEqual(['shared']);
+    const deleted = await server.api(`/sandbox/tags/shared?team_id=${team(theirs)}`, { method: 'DELETE', headers: { 'Content-Type': 'application/json' } });
+    expect(deleted.body.data.count).toBe(1);
+    expect((await server.api(`/sandbox/emails/${b}`)).body.data.tags).toEqual([]);
+    expect((await server.api(`/sandbox/emails/${a}`)).body.data.tags).toEqual(['mine']);
   });
 });
 

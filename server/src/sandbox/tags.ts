@@ -9,7 +9,7 @@ import { emailParam, jsonBody, queryTeam } from './query.js';
 /**
  * Tags and bulk actions (CONTRACT §9): `PUT /sandbox/emails/{id}/tags`,
  * `POST /sandbox/emails/bulk`, and `/sandbox/tags` to list, rename and delete a tag across
- * all mail. One EmailActions serves both routers: it owns these writes and their events.
+ * all mail (or one team's, with `team_id`). One EmailActions serves both routers: it owns these writes and their events.
  */
 export function sandboxTaggingRouters(services: Services): { emails: Router; tags: Router } {
   const tagStore = new TagStore(services.db);
@@ -38,11 +38,16 @@ export function sandboxTaggingRouters(services: Services): { emails: Router; tag
 
   tags.put('/:tag', (req, res) => {
     const body = jsonBody(req);
-    const count = actions.renameTag(String(req.params.tag), typeof body.name === 'string' ? body.name : renameError());
+    const unknown = Object.keys(body).filter((k) => k !== 'name' && k !== 'team_id');
+    if (unknown.length) throw new ApiError(422, `Unknown field ${unknown[0]}: the body is {"name": "...", "team_id"?}`, unknown.map((field) => ({ field, message: 'unknown field' })));
+    if (body.team_id !== undefined && (typeof body.team_id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(body.team_id))) {
+      throw new ApiError(422, 'team_id must be a team id such as team_0123456789ab', [{ field: 'team_id', message: 'invalid team id' }]);
+    }
+    const count = actions.renameTag(String(req.params.tag), typeof body.name === 'string' ? body.name : renameError(), (body.team_id as string | undefined) ?? null);
     res.json({ status: 200, message: `Renamed on ${count} email${count === 1 ? '' : 's'}`, data: { tag: String(req.params.tag), name: body.name, count } });
   });
   tags.delete('/:tag', (req, res) => {
-    const count = actions.deleteTag(String(req.params.tag));
+    const count = actions.deleteTag(String(req.params.tag), queryTeam(req) ?? null);
     res.json({ status: 200, message: `Removed from ${count} email${count === 1 ? '' : 's'}`, data: { tag: String(req.params.tag), count } });
   });
   tags.all('/:tag', methodNotAllowed(['PUT', 'DELETE']));

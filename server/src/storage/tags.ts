@@ -45,15 +45,16 @@ export class TagStore {
     });
   }
 
-  /** Every email carrying `tag` (case-insensitively), newest first. */
-  emailsWith(tag: string): number[] {
-    return this.db.prepare('SELECT email_id FROM email_tags WHERE tag = ? ORDER BY email_id DESC').pluck().all(tag) as number[];
+  /** Every email carrying `tag` (case-insensitively), of one team or all, newest first. */
+  emailsWith(tag: string, teamId: string | null = null): number[] {
+    if (teamId === null) return this.db.prepare('SELECT email_id FROM email_tags WHERE tag = ? ORDER BY email_id DESC').pluck().all(tag) as number[];
+    return this.db.prepare('SELECT t.email_id FROM email_tags t JOIN emails e ON e.id = t.email_id WHERE t.tag = ? AND e.team_id = ? ORDER BY t.email_id DESC').pluck().all(tag, teamId) as number[];
   }
 
-  /** Renames a tag across all mail (merging into `to` where an email has both); returns the ids changed. */
-  rename(from: string, to: string): number[] {
+  /** Renames a tag across all mail, or one team's (merging into `to` where an email has both); returns the ids changed. */
+  rename(from: string, to: string, teamId: string | null = null): number[] {
     const fromKey = from.toLowerCase();
-    return this.db.transaction(() => this.edit(this.emailsWith(from), (current) => {
+    return this.db.transaction(() => this.edit(this.emailsWith(from, teamId), (current) => {
       const hasTo = current.some((t) => t.toLowerCase() === to.toLowerCase() && t.toLowerCase() !== fromKey);
       return current.flatMap((t) => (t.toLowerCase() !== fromKey ? [t] : hasTo ? [] : [to]));
     }))();

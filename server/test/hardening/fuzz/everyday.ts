@@ -99,15 +99,17 @@ export const everydayEndpoints: EndpointSpec[] = [
     api: 'sandbox',
     group: 'mail',
     body: 'optional',
-    valid: () =>
+    valid: (ctx) =>
       fc.oneof(
-        fc.tuple(tag, tag).map(([from, to]) => ({ method: 'PUT', path: `/sandbox/tags/${encode(from)}`, json: { name: to }, expect: [200], kind: 'rename' })),
-        tag.map((t) => ({ method: 'DELETE', path: `/sandbox/tags/${encode(t)}`, expect: [200], kind: 'delete' })),
+        fc.tuple(tag, tag, fc.option(fc.constant(ctx.teamId), { nil: undefined })).map(([from, to, t]) => ({ method: 'PUT', path: `/sandbox/tags/${encode(from)}`, json: { name: to, ...(t ? { team_id: t } : {}) }, expect: [200], kind: 'rename' })),
+        fc.tuple(tag, fc.option(fc.constant(ctx.teamId), { nil: undefined })).map(([t, team]) => ({ method: 'DELETE', path: `/sandbox/tags/${encode(t)}${team ? `?team_id=${team}` : ''}`, expect: [200], kind: 'delete' })),
       ),
     invalid: () =>
       fc.oneof(
         fc.oneof(wrongType.filter((v) => typeof v !== 'string'), fc.constantFrom('', ' ', 'x'.repeat(65))).map((name) => ({ method: 'PUT', path: '/sandbox/tags/signup', json: { name }, expect: [422], kind: 'bad-field:name' })),
         fc.constantFrom('%20', 'x'.repeat(65), '%2C').map((t) => ({ method: 'DELETE', path: `/sandbox/tags/${t}`, expect: [422], kind: 'bad-tag' })),
+        fc.constantFrom<unknown>('bad team', 5, '').map((team_id) => ({ method: 'PUT', path: '/sandbox/tags/signup', json: { name: 'x', team_id }, expect: [422], kind: 'bad-field:team_id' })),
+        fc.constantFrom('bad team', 'x'.repeat(65)).map((t) => ({ method: 'DELETE', path: `/sandbox/tags/signup${queryString([['team_id', t]])}`, expect: [400], kind: 'bad-param:team_id' })),
       ),
   },
 ];

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { inboxKeys, messageKeys, tagKeys } from '../../../lib/query-keys';
 import { apiPaths } from '../../../paths';
 
-export const renameTag = ({ tag, name }: { tag: string; name: string }) => api.put<{ count: number }>(apiPaths.tag(tag), { name });
-export const deleteTag = (tag: string) => api.delete<{ count: number }>(apiPaths.tag(tag));
+/** teamId: only that mailbox's emails (the sidebar lists that mailbox's tags); null: every email. */
+export const renameTag = ({ tag, name, teamId }: { tag: string; name: string; teamId: string | null }) => api.put<{ count: number }>(apiPaths.tag(tag), { name, ...(teamId ? { team_id: teamId } : {}) });
+export const deleteTag = ({ tag, teamId }: { tag: string; teamId: string | null }) => api.delete<{ count: number }>(withQuery(apiPaths.tag(tag), { team_id: teamId }));
 
 function useTagMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
   const queryClient = useQueryClient();
@@ -19,7 +20,7 @@ function useTagMutation<T>(mutationFn: (input: T) => Promise<unknown>) {
   });
 }
 
-/** Renames a tag on every email. */
+/** Renames a tag on every email (of the mailbox). */
 export const useRenameTag = () => useTagMutation(renameTag);
-/** Removes a tag from every email. */
+/** Removes a tag from every email (of the mailbox). */
 export const useDeleteTag = () => useTagMutation(deleteTag);

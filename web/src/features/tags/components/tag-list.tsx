@@ -9,7 +9,7 @@ import { formatNumber } from '../../../lib/format';
 import { useTags } from '../api/get-tags';
 import { useDeleteTag, useRenameTag } from '../api/edit-tag';
 
-/** The tags in use, each a link to its search (`tag:x`), renamed or deleted across all mail in place. */
+/** The tags in use in the mailbox, each a link to its search (`tag:x`), renamed or deleted on all its mail in place. */
 export function TagList({ teamId, hrefFor }: { teamId: string | null; hrefFor: (tag: string) => string }) {
   const { data } = useTags(teamId);
   const rename = useRenameTag();
@@ -20,7 +20,7 @@ export function TagList({ teamId, hrefFor }: { teamId: string | null; hrefFor: (
       <h2 className="sidebar-heading">Tags</h2>
       <ul>
         {data.map((tag) => (
-          <TagItem key={tag.tag} tag={tag} href={hrefFor(tag.tag)} onRename={(name) => rename.mutate({ tag: tag.tag, name })} onDelete={() => remove.mutate(tag.tag)} />
+          <TagItem key={tag.tag} tag={tag} href={hrefFor(tag.tag)} onRename={(name) => rename.mutate({ tag: tag.tag, name, teamId })} onDelete={() => remove.mutate({ tag: tag.tag, teamId })} />
         ))}
       </ul>
       <InlineError error={rename.error ?? remove.error} />
