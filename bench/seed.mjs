@@ -75,6 +75,8 @@ for (let start = 0; start < count; start += BATCH) {
       text: `Hello ${name}, this is seeded email ${id}.`,
       html: '',
       raw: RAW,
+      // Tags for the tag: lines of the search bench: one email in 20 a newsletter, one in 7 vip.
+      tags: id % 20 === 0 ? ['newsletter'] : id % 7 === 0 ? ['vip'] : [],
       recipients: [{ address: to, type: 'to', outcome: state === 'queued' ? 'delivered' : state === 'complaint' ? 'complaint' : state, code: null, response: null, delayMs: 0, decidedBy: 'default', dueAt: null }],
     });
     finals.push({ id, state, deliveredAt: state === 'delivered' || state === 'complaint' ? createdAt + 200 : null });

@@ -26,9 +26,11 @@ import type {
   SandboxLink,
 } from '../shared/sandbox.js';
 import type { ReleaseResult } from '../shared/release.js';
+import type { BulkRequest, BulkResult, TagCount } from '../shared/tags.js';
 
 export type * from '../shared/sandbox.js';
 export type { ReleaseResult } from '../shared/release.js';
+export type { BulkAction, BulkRequest, BulkResult, EmailsChanged, TagCount } from '../shared/tags.js';
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
 export type { DomainIdentity, DnsRecord, DomainStatus } from '../shared/domain.js';
 export type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput, WebhookPayload } from '../shared/webhooks.js';
@@ -95,6 +97,8 @@ export interface ListOptions {
   teamId?: string;
   hasAttachment?: boolean;
   isRead?: boolean;
+  /** The search language: `from:alice -tag:spam after:2026-01-31 "reset link"` (README, Sandbox API). */
+  q?: string;
 }
 
 type ScriptedStatus = 'success' | 'pending' | 'failed' | 'temporary_failure';
@@ -264,7 +268,7 @@ export function createSendboxClient(options: SendboxClientOptions) {
       get: (id: string) => data<SandboxEmail>('GET', `/sandbox/emails/${encodeURIComponent(id)}`),
       list: (query: ListOptions = {}) =>
         data<SandboxEmailList>('GET', '/sandbox/emails', {
-          query: { page: query.page, limit: query.limit, search: query.search, from: query.from, to: query.to, subject: query.subject, status: query.status, team_id: query.teamId ?? options.teamId, has_attachment: query.hasAttachment, is_read: query.isRead },
+          query: { page: query.page, limit: query.limit, search: query.search, from: query.from, to: query.to, subject: query.subject, status: query.status, team_id: query.teamId ?? options.teamId, has_attachment: query.hasAttachment, is_read: query.isRead, q: query.q },
         }),
       /** The raw message source (`.eml`). */
       raw: async (id: string) => {
@@ -313,6 +317,22 @@ export function createSendboxClient(options: SendboxClientOptions) {
 
     /** Sends a stored email to real recipients through the server's `--relay` (they must match `--relay-allow`). */
     release: (id: string, to: string | string[]) => data<ReleaseResult>('POST', `/sandbox/emails/${encodeURIComponent(id)}/release`, { body: { to: Array.isArray(to) ? to : [to] } }),
+    // ---- Tags, search and bulk actions (issue 14) ----
+    /** Emails matching a search-language query, newest first (`GET /sandbox/emails?q=`). */
+    search: (q: string, query: Omit<ListOptions, 'q'> = {}) =>
+      data<SandboxEmailList>('GET', '/sandbox/emails', { query: { q, page: query.page, limit: query.limit, team_id: query.teamId ?? options.teamId } }),
+    tags: {
+      /** Replaces an email's tags (`[]` removes them all). */
+      set: (id: string, tags: string[]) => data<SandboxEmailSummary>('PUT', `/sandbox/emails/${encodeURIComponent(id)}/tags`, { body: { tags } }),
+      /** Each tag in use with its email count. */
+      list: (listOptions: { teamId?: string } = {}) => data<TagCount[]>('GET', '/sandbox/tags', { query: { team_id: listOptions.teamId ?? options.teamId } }),
+      /** Renames a tag on every email (of `teamId`, or of the client's team when it has one). */
+      rename: (tag: string, name: string, tagOptions: { teamId?: string } = {}) => data<{ tag: string; name: string; count: number }>('PUT', `/sandbox/tags/${encodeURIComponent(tag)}`, { body: { name, team_id: tagOptions.teamId ?? options.teamId } }),
+      /** Removes a tag from every email (of `teamId`, or of the client's team when it has one). */
+      remove: (tag: string, tagOptions: { teamId?: string } = {}) => data<{ tag: string; count: number }>('DELETE', `/sandbox/tags/${encodeURIComponent(tag)}`, { query: { team_id: tagOptions.teamId ?? options.teamId } }),
+    },
+    /** One action on many emails (by `ids`, or every match of `q`) in one transaction. */
+    bulk: (request: BulkRequest) => data<BulkResult>('POST', '/sandbox/emails/bulk', { body: { ...request, team_id: request.team_id ?? (request.q !== undefined ? options.teamId : undefined) } }),
   };
 }
 

@@ -61,7 +61,7 @@ test.describe('the inbox', () => {
     await expect(page).toHaveURL(/q=status%3Abounced/);
 
     await search.fill('status:nonsense');
-    await expect(page.getByText(/Unknown status "nonsense"/)).toBeVisible();
+    await expect(page.getByText(/unknown status "nonsense"/)).toBeVisible();
   });
 
   test('separates the mailboxes of two API keys', async ({ page, sendbox }) => {

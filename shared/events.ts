@@ -1,5 +1,6 @@
 import type { SandboxEmailSummary } from './sandbox.js';
 import type { DomainIdentity } from './domain.js';
+import type { EmailsChanged } from './tags.js';
 
 /**
  * Events on the bus; SSE streams them, webhooks derive their own types from them. Email
@@ -11,6 +12,8 @@ export type SendboxEvent =
   | { type: 'email.updated'; data: SandboxEmailSummary; change?: EmailChange }
   | { type: 'email.deleted'; data: { id: string; team_id: string } }
   | { type: 'emails.cleared'; data: { team_id: string | null } }
+  /** A bulk action, or tags set, renamed or deleted: one event, applied in place by the inbox. */
+  | { type: 'emails.changed'; data: EmailsChanged }
   | { type: 'domain.created'; data: DomainIdentity }
   | { type: 'domain.updated'; data: DomainIdentity }
   | { type: 'domain.deleted'; data: { id: string; value: string; team_id: string } };

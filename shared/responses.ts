@@ -115,6 +115,7 @@ const summaryShape = {
   is_read: z.boolean(),
   source: z.enum(['api', 'smtp']),
   flags: z.record(z.string(), z.unknown()).describe('e.g. {"unverified_sender": true}'),
+  tags: z.array(z.string()).describe('X-Tags, tagging rules, PUT …/tags and bulk actions'),
 };
 
 /** A list item of `GET /sandbox/emails`. */
@@ -164,6 +165,7 @@ const ruleActionSchema = z.union([
   z.strictObject({ outcome: z.enum(['delivered', 'deferred', 'bounced', 'failed', 'complaint']), code: z.string().optional(), response: z.string().optional(), delay_ms: z.number().int().optional() }),
   z.strictObject({ http_status: z.union([z.literal(429), z.literal(500), z.literal(503)]), retry_after: z.number().int().optional(), message: z.string().optional() }),
   z.strictObject({ smtp_stage: z.enum(['mail', 'rcpt', 'data']), code: z.number().int().optional().describe('required unless disconnect'), message: z.string().optional(), delay_ms: z.number().int().optional(), disconnect: z.boolean().optional() }),
+  z.strictObject({ tags: z.array(z.string()).describe('a tagging rule: tags matching emails, decides nothing else') }),
 ]);
 
 export const ruleSchema = z.strictObject({

@@ -18,6 +18,8 @@ export interface SandboxEmailSummary extends Email {
   source: 'api' | 'smtp';
   /** e.g. `{ unverified_sender: true }`. */
   flags: Record<string, unknown>;
+  /** From `X-Tags`, tagging rules, `PUT /sandbox/emails/{id}/tags` and bulk actions. */
+  tags: string[];
 }
 
 export interface SandboxHeader {
@@ -136,7 +138,12 @@ export interface SmtpAction {
   disconnect?: boolean;
 }
 
-export type RuleAction = OutcomeAction | HttpAction | SmtpAction;
+/** Tag matching emails (a tagging rule); every matching tagging rule adds its tags. */
+export interface TagAction {
+  tags: string[];
+}
+
+export type RuleAction = OutcomeAction | HttpAction | SmtpAction | TagAction;
 
 /** The body of `POST /sandbox/rules`. */
 export interface RuleInput {
@@ -224,4 +231,4 @@ export interface WaitTimeout {
 
 // ---- Live events (SSE) ----
 
-export type SandboxEventType = 'email.created' | 'email.updated' | 'email.deleted' | 'emails.cleared' | 'domain.created' | 'domain.updated' | 'domain.deleted';
+export type SandboxEventType = 'email.created' | 'email.updated' | 'email.deleted' | 'emails.cleared' | 'emails.changed' | 'domain.created' | 'domain.updated' | 'domain.deleted';

@@ -16,6 +16,7 @@ const AUTH = { authorization: `Bearer ${KEY}` };
 /** The queries, as /v1/emails query strings, for a store of `n` emails. */
 function queries(n) {
   const day = new Date(Date.now() - 10 * 86_400_000).toISOString().slice(0, 10);
+  const nextDay = new Date(Date.now() - 9 * 86_400_000).toISOString().slice(0, 10);
   return [
     { id: 'page1', label: 'page 1 (limit 10)', qs: '' },
     { id: 'page1-100', label: 'page 1 (limit 100)', qs: 'limit=100' },
@@ -27,6 +28,12 @@ function queries(n) {
     { id: 'search-common', label: 'search "invoice" (1 in 8)', qs: 'search=invoice' },
     { id: 'search-rare', label: 'search "alice.420@" (rare)', qs: `search=${encodeURIComponent('alice.420@')}` },
     { id: 'search-short', label: 'search "ol" (2 chars: below the trigram index)', qs: 'search=ol' },
+    // The search language of /sandbox/emails?q= (issue 14), within the seeded team.
+    { id: 'q-negated', label: 'q=-subject:invoice (negated term)', q: '-subject:invoice' },
+    { id: 'q-negated-tag', label: 'q=-tag:newsletter (negated tag)', q: '-tag:newsletter' },
+    { id: 'q-dates', label: `q=after:${day} before:${nextDay} (date range, 1 day)`, q: `after:${day} before:${nextDay}` },
+    { id: 'q-tag', label: 'q=tag:newsletter (1 in 20)', q: 'tag:newsletter' },
+    { id: 'q-combined', label: 'q=tag:vip -status:delivered is:unread', q: 'tag:vip -status:delivered is:unread' },
   ];
 }
 
@@ -55,7 +62,9 @@ export async function listSection(ctx) {
       const rssIdle = rssMb(sendbox.pid);
       const rows = [];
       for (const q of queries(level)) {
-        const url = `${sendbox.url}/v1/emails${q.qs ? `?${q.qs}` : ''}`;
+        const url = q.q !== undefined
+          ? `${sendbox.url}/sandbox/emails?team_id=${seeding.teamId}&q=${encodeURIComponent(q.q)}`
+          : `${sendbox.url}/v1/emails${q.qs ? `?${q.qs}` : ''}`;
         const stats = await latency(url, { n, headers: AUTH, check: (text) => assertTotal(text, q, level) });
         const body = await json(url, { headers: AUTH });
         rows.push({ ...q, ...stats, matched: body.data?.pagination?.total_records });

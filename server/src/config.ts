@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { parseDnsServer } from './dns-server.js';
 import { relaySettingsProblem } from './relay/settings.js';
+import { parseMaxAge } from './emails/retention.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -21,6 +22,7 @@ export const SETTINGS = {
   smtpPort: { flag: 'smtp-port', kind: 'int', default: 1025, help: 'SMTP port (0 picks a free port)' },
   db: { flag: 'db', kind: 'string', default: './.sendbox/sendbox.db', help: 'SQLite file, or :memory: for a throwaway run' },
   maxEmails: { flag: 'max-emails', kind: 'int', default: 50_000, help: 'retention: the oldest emails beyond this many are pruned' },
+  maxAge: { flag: 'max-age', kind: 'string', default: undefined, help: 'retention by age: emails older than this are deleted, e.g. 30m, 12h, 7d' },
   keys: { flag: 'keys', kind: 'string', default: undefined, help: 'configured keys: a JSON file [{"key","team_id","api_key_id"?}] or team:key,team:key', secret: true },
   defaultFrom: { flag: 'default-from', kind: 'string', default: 'sandbox@sendbox.local', help: 'sender used when a send has no from' },
   messageHost: { flag: 'message-host', kind: 'string', default: 'sendbox.local', help: 'host part of generated Message-IDs' },
@@ -139,6 +141,7 @@ function validate(config: Config): void {
   const relayProblem = relaySettingsProblem(config);
   if (relayProblem) throw new ConfigError(relayProblem, 'relay');
   if (config.maxEmails < 1) fail('maxEmails', 'must be at least 1');
+  if (config.maxAge !== undefined && parseMaxAge(config.maxAge) === null) fail('maxAge', `must be a whole number of minutes, hours or days such as 30m, 12h or 7d, got "${config.maxAge}"`);
   if (!['simulated', 'real'].includes(config.dns)) fail('dns', `must be simulated or real, got "${config.dns}"`);
   if (!['optional', 'required'].includes(config.smtpAuth)) fail('smtpAuth', `must be optional or required, got "${config.smtpAuth}"`);
   if (!['debug', 'info', 'warn', 'error'].includes(config.logLevel)) fail('logLevel', `must be debug, info, warn or error, got "${config.logLevel}"`);

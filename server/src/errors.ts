@@ -8,7 +8,7 @@ import type { FieldError } from '../../shared/errors.js';
  */
 export class DomainError extends Error {
   constructor(
-    readonly kind: 'invalid' | 'not_found' | 'conflict' | 'too_large',
+    readonly kind: 'invalid' | 'bad_query' | 'not_found' | 'conflict' | 'too_large',
     message: string,
     /** Dotted paths to the offending elements (`to.1`, `attachments.2.content`). */
     readonly fields?: FieldError[],
@@ -17,6 +17,8 @@ export class DomainError extends Error {
   }
 }
 
+/** A query that cannot be read, e.g. an unparseable search term (HTTP 400). */
+export const badQuery = (message: string, fields?: FieldError[]) => new DomainError('bad_query', message, fields);
 /** A field or value that is well-formed but wrong (HTTP 422). */
 export const invalid = (message: string, fields?: FieldError[]) => new DomainError('invalid', message, fields);
 /** A zod failure as `invalid`, each issue at its dotted path (`to.1`, `headers.X-Foo`). */

@@ -75,6 +75,7 @@ export const sandboxPaths: Record<string, unknown> = {
   '/sandbox/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'OK' } } } },
   ...domainAndWebhookPaths(),
   ...emailAndScenarioPaths(),
+  ...tagAndBulkPaths(),
 };
 
 /** /sandbox/domains and /sandbox/webhooks (CONTRACT §5, §6). */
@@ -144,7 +145,7 @@ function emailAndScenarioPaths(): Record<string, unknown> {
   const teamQ = q('team_id', 'Only this team');
   return {
     '/sandbox/emails': {
-      get: op({ summary: 'Every team\'s emails, newest first', parameters: [teamQ, q('page', 'From 1'), q('limit', '1–100'), q('search', 'Subject, recipients or sender'), q('from', 'Sender substring'), q('to', 'Recipient substring'), q('subject', 'Subject substring'), q('status', 'One or a comma list'), q('has_attachment', '', bool), q('is_read', '', bool), q('start_date', 'ISO 8601'), q('end_date', 'ISO 8601')], responses: { ...ok('A page of emails', page), ...errors(400) } }),
+      get: op({ summary: 'Every team\'s emails, newest first', parameters: [teamQ, q('page', 'From 1'), q('limit', '1–100'), q('search', 'Subject, recipients or sender'), q('from', 'Sender substring'), q('to', 'Recipient substring'), q('subject', 'Subject substring'), q('status', 'One or a comma list'), q('has_attachment', '', bool), q('is_read', '', bool), q('start_date', 'ISO 8601'), q('end_date', 'ISO 8601'), q('q', 'The search language: from: to: cc: subject: tag: status: is: has: before: after: larger: smaller: header:, quoted phrases, - negates (README)')], responses: { ...ok('A page of emails', page), ...errors(400) } }),
       delete: op({ summary: 'Delete every email (or one team\'s)', parameters: [teamQ], responses: { ...ok('Deleted', fromZod(clearedEmailsSchema)), ...errors(400, 415) } }),
     },
     '/sandbox/emails/wait': { get: op({
@@ -191,5 +192,26 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { team_id: str } } } } }, responses: { ...ok('What went', fromZod(resetResultSchema)), ...errors(400, 415, 422) } }) },
     '/sandbox/teams': { get: op({ summary: 'Mailboxes: teams with mail or keys', responses: ok('Teams', fromZod(z.array(mailboxSchema))) }) },
     '/sandbox/events': { get: op({ summary: 'Server-Sent Events: email.created, email.updated, email.deleted, emails.cleared, domain.*', parameters: [teamQ], responses: { '200': { description: 'text/event-stream; each event is `event: <type>` and `data: {"type","data"}`', content: { 'text/event-stream': { schema: str } } }, ...errors(400) } }) },
+  };
+}
+
+/** Tags, bulk actions (issue 14, CONTRACT §9). */
+function tagAndBulkPaths(): Record<string, unknown> {
+  const op = (o: Record<string, unknown>) => ({ security: [], ...o });
+  const json = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });
+  const tag = { name: 'tag', in: 'path', required: true, schema: str };
+  const count = { type: 'object', properties: { tag: str, name: str, count: num } };
+  return {
+    '/sandbox/emails/{id}/tags': { put: op({ summary: 'Replace an email\'s tags', parameters: [{ name: 'id', in: 'path', required: true, schema: str }], requestBody: json({ type: 'object', required: ['tags'], properties: { tags: strArray } }), responses: { ...ok('The email (list shape) with its tags', { type: 'object' }), ...errors(404, 415, 422) } }) },
+    '/sandbox/emails/bulk': { post: op({
+      summary: 'One action on many emails, in one transaction and one emails.changed event',
+      requestBody: json({ type: 'object', required: ['action'], properties: { ids: { ...strArray, minItems: 1, maxItems: 10_000 }, q: str, team_id: str, action: { type: 'string', enum: ['delete', 'read', 'unread', 'tag', 'untag'] }, tags: strArray } }),
+      responses: { ...ok('How many emails matched', { type: 'object', properties: { action: str, count: num } }), ...errors(400, 415, 422) },
+    }) },
+    '/sandbox/tags': { get: op({ summary: 'Tags in use with their email counts', parameters: [{ name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Tags', { type: 'array', items: { type: 'object', properties: { tag: str, count: num } } }), ...errors(400) } }) },
+    '/sandbox/tags/{tag}': {
+      put: op({ summary: 'Rename a tag on every email (of team_id)', parameters: [tag], requestBody: json({ type: 'object', required: ['name'], properties: { name: str, team_id: str } }), responses: { ...ok('Emails changed', count), ...errors(415, 422) } }),
+      delete: op({ summary: 'Remove a tag from every email (of team_id)', parameters: [tag, { name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Emails changed', count), ...errors(400, 415, 422) } }),
+    },
   };
 }

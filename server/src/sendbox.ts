@@ -26,6 +26,7 @@ import { createWebhooks } from './webhooks/webhooks.js';
 import { answerClientError, HTTP_TIMEOUTS } from './http/client-errors.js';
 import { createRelay } from './relay/relay.js';
 import { countRefusals, Metrics } from './metrics/metrics.js';
+import { AgeRetention, parseMaxAge } from './emails/retention.js';
 
 export interface Sendbox {
   services: Services;
@@ -75,6 +76,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
     maxEmails: config.maxEmails,
     outcomeSources: () => scenarios.outcomeSources(),
     onStored: (batch) => metrics.received(batch),
+    ruleTags: (context) => (scenarios.rules.has('tags') ? scenarios.rules.tagsFor(context) : []),
   });
 
   const services: Services = {
@@ -103,6 +105,8 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
   let http: Server | null = null;
   let walTruncation: { stop(): void } | null = null;
   let smtp: SmtpHandle | null = null;
+  const maxAgeMs = config.maxAge === undefined ? null : parseMaxAge(config.maxAge);
+  const ageRetention = maxAgeMs === null ? null : new AgeRetention({ store: emails, ids, events, clock, logger: simLogger, maxAgeMs, recount: () => services.ingest.recount() });
 
   return {
     services,
@@ -123,12 +127,14 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       lifecycle.start();
       services.webhooks.start();
       services.relay.start();
+      ageRetention?.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
       return { httpPort, smtpPort: smtp.port, smtpsPort: smtp.smtpsPort };
     },
     async close() {
       stopping.abort();
       lifecycle.stop();
+      ageRetention?.stop();
       await Promise.all([
         smtp?.close(),
         http && new Promise<void>((resolve) => {

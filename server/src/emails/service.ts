@@ -124,5 +124,6 @@ export function summaryOfNew(email: NewEmail, ids: IdCodec): SandboxEmailSummary
     is_read: false,
     source: email.source,
     flags: email.flags,
+    tags: email.tags ?? [],
   };
 }

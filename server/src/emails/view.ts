@@ -21,7 +21,7 @@ const mailparser = () => (mailparserModule ??= import('mailparser'));
  */
 
 export function presentSummary(row: EmailRow, ids: IdCodec): SandboxEmailSummary {
-  return { ...presentEmail(row, ids, null), is_read: row.is_read === 1, source: row.source, flags: JSON.parse(row.flags) as Record<string, unknown> };
+  return { ...presentEmail(row, ids, null), is_read: row.is_read === 1, source: row.source, flags: JSON.parse(row.flags) as Record<string, unknown>, tags: JSON.parse(row.tags) as string[] };
 }
 
 interface ParsedParts {
@@ -74,6 +74,7 @@ export async function buildView(services: { emails: EmailStore; ids: IdCodec }, 
     is_read: row.is_read === 1,
     source: row.source,
     flags,
+    tags: JSON.parse(row.tags) as string[],
     raw: body.raw.toString('utf8'),
     headers: parts.headers,
     files,

@@ -23,7 +23,7 @@ export function validationError(error: ZodError, prefix = ''): ApiError {
   return fromDomain(invalidFromZod(error, prefix));
 }
 
-const DOMAIN_STATUS: Record<DomainError['kind'], number> = { invalid: 422, not_found: 404, conflict: 409, too_large: 413 };
+const DOMAIN_STATUS: Record<DomainError['kind'], number> = { invalid: 422, bad_query: 400, not_found: 404, conflict: 409, too_large: 413 };
 
 /** A domain error as the contract's status (CONTRACT §3): the one place domain values meet HTTP codes. */
 function fromDomain(error: DomainError): ApiError {

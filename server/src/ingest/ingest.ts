@@ -8,6 +8,8 @@ import type { IdCodec } from '../storage/ids.js';
 import type { Lifecycle } from '../simulation/lifecycle.js';
 import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simulation/outcomes.js';
 import { WriteBatcher } from './write-batcher.js';
+import { presentEmail } from '../emails/present.js';
+import { MAX_TAGS_PER_EMAIL, parseTagsHeader, uniqueTags } from '../../../shared/tags.js';
 
 /**
  * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
@@ -58,6 +60,8 @@ export interface IngestOptions {
   outcomeSources: () => OutcomeSource[];
   /** Told of every stored batch after its commit (the metrics' received counter). */
   onStored?: (batch: readonly NewEmail[]) => void;
+  /** Tags added by tagging rules (beside the message's own X-Tags header). */
+  ruleTags?: (context: OutcomeContext & { recipients: string[] }) => string[];
 }
 
 // A quarter second of sends is indexed together; a catch-up never holds a query long.
@@ -89,6 +93,7 @@ export class Ingest {
     this.lastCreatedAt = createdAt;
     const raw = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : input.raw;
     const recipients = this.planRecipients(input, createdAt);
+    const tags = this.tagsOf(input, recipients);
     const email: NewEmail = {
       id: internalId,
       teamId: input.teamId,
@@ -117,6 +122,7 @@ export class Ingest {
       html: input.html,
       raw,
       recipients,
+      tags,
     };
     await this.batcher.add(email);
     return { internalId, id, messageId };
@@ -144,6 +150,13 @@ export class Ingest {
       }
     }, INDEX_DELAY_MS);
     this.indexTimer.unref();
+  }
+
+  /** X-Tags (Mailpit's convention: a comma list) plus what tagging rules add. */
+  private tagsOf(input: IngestInput, recipients: NewRecipient[]): string[] {
+    const own = parseTagsHeader(input.headers.get('x-tags'));
+    const ruled = this.options.ruleTags?.({ teamId: input.teamId, from: input.from.address, subject: input.subject, headers: input.headers, recipients: recipients.map((r) => r.address) }) ?? [];
+    return ruled.length ? uniqueTags([...own, ...ruled]).slice(0, MAX_TAGS_PER_EMAIL) : own;
   }
 
   /** One entry per distinct address (compared case-insensitively), to before cc before bcc. */

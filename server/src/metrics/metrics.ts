@@ -102,6 +102,7 @@ export class Metrics {
 function actionLabel(action: RuleAction): string {
   if ('outcome' in action) return `outcome:${action.outcome}`;
   if ('http_status' in action) return `http:${action.http_status}`;
+  if ('tags' in action) return `tags:${action.tags.join(',')}`;
   return `smtp:${action.smtp_stage}:${action.disconnect ? 'disconnect' : action.code}`;
 }
 

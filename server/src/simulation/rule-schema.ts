@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { HttpAction, OutcomeAction, RuleAction, RuleMatch, SmtpAction } from '../../../shared/sandbox.js';
+import type { HttpAction, OutcomeAction, RuleAction, RuleMatch, SmtpAction, TagAction } from '../../../shared/sandbox.js';
 import { OUTCOMES } from './outcomes.js';
+import { MAX_TAGS_PER_EMAIL, normalizeTag, uniqueTags } from '../../../shared/tags.js';
 import { globProblem } from './glob.js';
 
 /**
@@ -96,9 +97,22 @@ const smtpAction = strict({
   return action;
 });
 
+const tagAction = strict({
+  tags: z.array(z.string({ error: 'action.tags must be strings' }), { error: 'action.tags must be an array of tags' })
+    .min(1, 'action.tags needs at least one tag').max(MAX_TAGS_PER_EMAIL, `action.tags takes at most ${MAX_TAGS_PER_EMAIL} tags`),
+}, 'action').transform((action, ctx): TagAction => {
+  const tags = action.tags.map(normalizeTag);
+  const bad = tags.findIndex((t) => t === null);
+  if (bad !== -1) {
+    ctx.issues.push({ code: 'custom', path: ['tags', bad], message: 'a tag must have 1 to 64 characters besides spaces and commas', input: action.tags[bad] });
+    return z.NEVER;
+  }
+  return { tags: uniqueTags(tags as string[]) };
+});
+
 const ruleSchema = strict({
   match: matchSchema.optional(),
-  action: z.record(z.string(), z.unknown(), { error: 'action is required: an object with outcome, http_status or smtp_stage' }),
+  action: z.record(z.string(), z.unknown(), { error: 'action is required: an object with outcome, http_status, smtp_stage or tags' }),
   times: wholeNumber('times', 1, 1_000_000).nullable().optional(),
   nth: wholeNumber('nth', 1, 1_000_000).nullable().optional(),
 }, 'rule');
@@ -110,13 +124,13 @@ export function parseRule(body: unknown): { success: true; data: ParsedRule } | 
   const top = ruleSchema.safeParse(body);
   if (!top.success) return top;
   const raw = top.data.action;
-  const kinds = (['outcome', 'http_status', 'smtp_stage'] as const).filter((k) => k in raw);
+  const kinds = (['outcome', 'http_status', 'smtp_stage', 'tags'] as const).filter((k) => k in raw);
   const fail = (message: string, path: (string | number)[] = ['action']) =>
     ({ success: false as const, error: new z.ZodError([{ code: 'custom', path, message, input: raw }]) });
   if (kinds.length !== 1) {
-    return fail(kinds.length === 0 ? 'action needs one of outcome, http_status or smtp_stage' : `action takes only one of outcome, http_status or smtp_stage (got ${kinds.join(', ')})`);
+    return fail(kinds.length === 0 ? 'action needs one of outcome, http_status, smtp_stage or tags' : `action takes only one of outcome, http_status, smtp_stage or tags (got ${kinds.join(', ')})`);
   }
-  const schema = kinds[0] === 'outcome' ? outcomeAction : kinds[0] === 'http_status' ? httpAction : smtpAction;
+  const schema = kinds[0] === 'outcome' ? outcomeAction : kinds[0] === 'http_status' ? httpAction : kinds[0] === 'tags' ? tagAction : smtpAction;
   const action = schema.safeParse(raw);
   if (!action.success) {
     return { success: false, error: new z.ZodError(action.error.issues.map((i) => ({ ...i, path: ['action', ...i.path] }))) };

@@ -2,6 +2,7 @@ import type { HttpAction, OutcomeAction, Rule, RuleAction, RuleMatch, SmtpAction
 import type { OutcomeDecision, OutcomeSource } from './outcomes.js';
 import { defaultResponse } from './replies.js';
 import type { Refusal } from '../errors.js';
+import { uniqueTags } from '../../../shared/tags.js';
 import type { Logger } from '../logger.js';
 import type { RuleRow, RuleStore } from '../storage/rules.js';
 import { iso } from '../clock.js';
@@ -27,7 +28,7 @@ export interface MatchContext {
   headers?: Map<string, string>;
 }
 
-type Stage = 'outcome' | 'http' | 'mail' | 'rcpt' | 'data';
+type Stage = 'outcome' | 'http' | 'mail' | 'rcpt' | 'data' | 'tags';
 
 interface LiveRule {
   row: RuleRow;
@@ -41,7 +42,7 @@ interface LiveRule {
   headerValue: GlobMatcher | null;
 }
 
-const stageOf = (action: RuleAction): Stage => ('outcome' in action ? 'outcome' : 'http_status' in action ? 'http' : action.smtp_stage);
+const stageOf = (action: RuleAction): Stage => ('outcome' in action ? 'outcome' : 'http_status' in action ? 'http' : 'tags' in action ? 'tags' : action.smtp_stage);
 
 const HTTP_MESSAGES: Record<number, string> = {
   429: 'Too many requests: rate limit exceeded',
@@ -139,6 +140,20 @@ export class RuleBook {
     const action = winner.action as HttpAction;
     const message = action.message ?? `${HTTP_MESSAGES[action.http_status] ?? `Refused with ${action.http_status}`} (sandbox rule ${winner.row.id})`;
     return { stage: 'api', reason: 'rule', code: action.http_status, message, retryAfter: action.retry_after ?? null, delayMs: 0, disconnect: false };
+  }
+
+  /**
+   * The tags of every matching tagging rule (unlike outcomes, tags accumulate: no rule
+   * wins over another). Each rule counts its match and its use, so `times` and `nth` apply.
+   */
+  tagsFor(context: MatchContext & { recipients: string[] }): string[] {
+    const tags: string[] = [];
+    for (const rule of this.active('tags')) {
+      if (!matchesEmail(rule, context) || !matchesRecipients(rule, context.recipients) || !this.takeTurn(rule)) continue;
+      this.use(rule, context.recipients.join(', '));
+      tags.push(...(rule.action as { tags: string[] }).tags);
+    }
+    return uniqueTags(tags);
   }
 
   /** The reply a matching rule gives at an SMTP stage, or null. */
@@ -250,6 +265,7 @@ function present(live: LiveRule): Rule {
 function describeAction(action: RuleAction): string {
   if ('outcome' in action) return `${action.outcome}${action.code ? ` ${action.code}` : ''}`;
   if ('http_status' in action) return `HTTP ${action.http_status}`;
+  if ('tags' in action) return `tags ${action.tags.join(', ')}`;
   return `SMTP ${action.disconnect ? 'disconnect' : action.code} at ${action.smtp_stage.toUpperCase()}`;
 }
 

@@ -252,4 +252,20 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
       DROP INDEX emails_status;
     `,
   },
+  {
+    version: 7,
+    name: 'tags',
+    sql: `
+      -- Each email's tags as a JSON array, read with the row for lists and events, and one
+      -- row per tag for filtering by tag (tag first: "emails tagged x" is an index range).
+      -- NOCASE: Signup and signup are one tag, as Mailpit treats them.
+      ALTER TABLE emails ADD COLUMN tags TEXT NOT NULL DEFAULT '[]';
+      CREATE TABLE email_tags (
+        tag TEXT NOT NULL COLLATE NOCASE,
+        email_id INTEGER NOT NULL,
+        PRIMARY KEY (tag, email_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX email_tags_email ON email_tags (email_id);
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import { buildContext, fuzzEndpoint, type EndpointReport } from './fuzz/run.js';
 import type { EndpointSpec, FuzzContext } from './fuzz/spec.js';
 import { v1Endpoints } from './fuzz/v1.js';
 import { sandboxEndpoints } from './fuzz/sandbox.js';
+import { everydayEndpoints } from './fuzz/everyday.js';
 
 /**
  * Property-based fuzzing of every /v1 and /sandbox endpoint against a real server:
@@ -26,7 +27,7 @@ const EXPENSIVE = new Set(['POST /v1/domains', 'DELETE /v1/domains', 'POST /sand
 
 const reports: EndpointReport[] = [];
 const GROUP = process.env.FUZZ_GROUP;
-const specs = [...v1Endpoints, ...sandboxEndpoints].filter((s) => (!ONLY || ONLY.split(',').some((o) => s.name.includes(o))) && (!GROUP || s.group === GROUP));
+const specs = [...v1Endpoints, ...sandboxEndpoints, ...everydayEndpoints].filter((s) => (!ONLY || ONLY.split(',').some((o) => s.name.includes(o))) && (!GROUP || s.group === GROUP));
 const groups = [...new Set(specs.map((s) => s.group))];
 if (specs.length === 0) it.skip('no endpoint matches FUZZ_ONLY and FUZZ_GROUP', () => {});
 

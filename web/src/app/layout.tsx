@@ -5,6 +5,7 @@ import { ThemeToggle } from '../components/theme-toggle';
 import { useLocation, withParams } from '../lib/router';
 import { apiPaths, pagePaths } from '../paths';
 import { MailboxList } from '../features/mailboxes/components/mailbox-list';
+import { TagList } from '../features/tags/components/tag-list';
 import { useLiveEvents } from './use-live-events';
 import { LiveIndicator } from './live-indicator';
 
@@ -57,6 +58,7 @@ export function Layout({ children }: { children: ReactNode }) {
           </a>
         </nav>
         <MailboxList selected={team} hrefFor={mailboxHref} />
+        <TagList teamId={team} hrefFor={(tag) => withParams(pagePaths.inbox, new URLSearchParams(), { team, q: `tag:${/[\s"]/.test(tag) ? `"${tag.replace(/"/g, '')}"` : tag}` })} />
         <div className="sidebar-footer">
           <LiveIndicator status={live} />
           <ThemeToggle />

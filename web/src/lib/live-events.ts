@@ -2,8 +2,10 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { DomainIdentity } from '../../../shared/domain';
 import type { EmailChange } from '../../../shared/events';
 import type { Mailbox, SandboxEmail, SandboxEmailList, SandboxEmailSummary } from '../../../shared/sandbox';
+import type { Email } from '../../../shared/email';
+import type { EmailsChanged } from '../../../shared/tags';
 import { apiPaths } from '../paths';
-import { domainKeys, inboxKeys, isFilteredList, mailboxKeys, messageKeys, type EmailListParams } from './query-keys';
+import { domainKeys, inboxKeys, isFilteredList, mailboxKeys, messageKeys, tagKeys, type EmailListParams } from './query-keys';
 
 /** The part of EventSource the listener needs, so tests can hand in a fake. */
 export interface EventSourceLike {
@@ -21,9 +23,11 @@ export interface LiveEventsOptions {
   /** Refetches caused by events are batched to at most one per key in this window. */
   throttleMs?: number;
   onStatus?: (status: LiveStatus) => void;
+  /** Every new email as the event carries it (desktop notifications listen here). */
+  onEmailCreated?: (email: Email) => void;
 }
 
-const EVENT_TYPES = ['email.created', 'email.updated', 'email.deleted', 'emails.cleared', 'domain.created', 'domain.updated', 'domain.deleted'] as const;
+const EVENT_TYPES = ['email.created', 'email.updated', 'email.deleted', 'emails.cleared', 'emails.changed', 'domain.created', 'domain.updated', 'domain.deleted'] as const;
 
 type EmailPatch = Partial<SandboxEmailSummary> & Pick<SandboxEmailSummary, 'id'>;
 
@@ -36,7 +40,7 @@ type EmailPatch = Partial<SandboxEmailSummary> & Pick<SandboxEmailSummary, 'id'>
  * sends costs a few requests rather than 1 000. Returns the function that closes the stream.
  */
 export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEventsOptions = {}): () => void {
-  const { url = apiPaths.events, throttleMs = 300, onStatus } = options;
+  const { url = apiPaths.events, throttleMs = 300, onStatus, onEmailCreated } = options;
   const createSource = options.createSource ?? ((u: string) => new EventSource(u));
   const invalidate = throttledInvalidator(queryClient, throttleMs);
   let disconnected = false;
@@ -44,6 +48,7 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
   const handlers: Record<(typeof EVENT_TYPES)[number], (data: unknown, change?: EmailChange) => void> = {
     'email.created': (data) => {
       const email = data as SandboxEmailSummary;
+      onEmailCreated?.(email);
       insertIntoCachedLists(queryClient, email);
       if (!countIntoMailbox(queryClient, email)) invalidate(mailboxKeys.all);
       invalidateLists(queryClient, invalidate, (params, fetching) => fetching || isFilteredList(params) || params.page > 1);
@@ -64,6 +69,21 @@ export function subscribeToLiveEvents(queryClient: QueryClient, options: LiveEve
       invalidate(inboxKeys.lists());
       invalidate(mailboxKeys.all);
       invalidate(messageKeys.detail(id));
+    },
+    // A bulk action or a tag change: applied in place to the cached rows and message; filtered
+    // lists refetch (rows may join or leave them); too many ids to list (null) refetches everything.
+    'emails.changed': (data) => {
+      const change = data as EmailsChanged;
+      invalidate(tagKeys.all);
+      if (change.action === 'delete' || change.action === 'read' || change.action === 'unread') invalidate(mailboxKeys.all);
+      if (change.ids === null) {
+        invalidate(inboxKeys.all);
+        return;
+      }
+      applyEmailsChanged(queryClient, change);
+      // An open message that was deleted refetches, and shows that it is gone.
+      if (change.action === 'delete') invalidate(messageKeys.all);
+      invalidateLists(queryClient, invalidate, (params, fetching) => fetching || isFilteredList(params));
     },
     'emails.cleared': () => {
       invalidate(inboxKeys.all);
@@ -157,6 +177,47 @@ function volatileFields(patch: EmailPatch): Partial<SandboxEmailSummary> {
   const picked: Record<string, unknown> = {};
   for (const key of VOLATILE) if (patch[key] !== undefined) picked[key] = patch[key];
   return picked as Partial<SandboxEmailSummary>;
+}
+
+/** The in-place effect of an `emails.changed` event on one row. null: the row is gone. */
+function changedRow<T extends Pick<SandboxEmailSummary, 'is_read' | 'tags'>>(row: T, change: EmailsChanged): T | null {
+  const lower = (tags: string[]) => new Set(tags.map((t) => t.toLowerCase()));
+  const tags = row.tags ?? [];
+  switch (change.action) {
+    case 'delete':
+      return null;
+    case 'read':
+    case 'unread':
+      return { ...row, is_read: change.action === 'read' };
+    case 'tag': {
+      const have = lower(tags);
+      return { ...row, tags: [...tags, ...change.tags.filter((t) => !have.has(t.toLowerCase()))] };
+    }
+    case 'untag': {
+      const gone = lower(change.tags);
+      return { ...row, tags: tags.filter((t) => !gone.has(t.toLowerCase())) };
+    }
+    case 'set_tags':
+      return { ...row, tags: change.tags };
+    case 'rename_tag': {
+      const [from, to] = change.tags;
+      const renamed = tags.map((t) => (t.toLowerCase() === from.toLowerCase() ? to : t));
+      return { ...row, tags: renamed.filter((t, i) => renamed.findIndex((u) => u.toLowerCase() === t.toLowerCase()) === i) };
+    }
+  }
+}
+
+export function applyEmailsChanged(queryClient: QueryClient, change: EmailsChanged): void {
+  const ids = new Set(change.ids ?? []);
+  queryClient.setQueriesData<SandboxEmailList>({ queryKey: inboxKeys.lists() }, (old) => {
+    if (!old || !old.data.some((e) => ids.has(e.id))) return old;
+    const data = old.data.flatMap((e) => (ids.has(e.id) ? (changedRow(e, change) ?? []) : [e]));
+    const removed = old.data.length - data.length;
+    return { data, pagination: { ...old.pagination, total_records: Math.max(0, old.pagination.total_records - removed) } };
+  });
+  for (const id of ids) {
+    queryClient.setQueryData<SandboxEmail>(messageKeys.detail(id), (old) => (old ? (changedRow(old, change) ?? old) : old));
+  }
 }
 
 function removeFromCachedLists(queryClient: QueryClient, id: string): void {

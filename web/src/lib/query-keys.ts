@@ -14,6 +14,8 @@ export interface EmailListParams {
   status?: string;
   has_attachment?: boolean;
   is_read?: boolean;
+  /** The search language (shared/search.ts). */
+  q?: string;
   page: number;
   limit: number;
 }
@@ -31,6 +33,15 @@ export const messageKeys = {
 
 export const mailboxKeys = {
   all: ['mailboxes'] as const,
+};
+
+export const tagKeys = {
+  all: ['tags'] as const,
+  list: (teamId: string | null) => [...tagKeys.all, teamId] as const,
+};
+
+export const healthKeys = {
+  all: ['health'] as const,
 };
 
 export const domainKeys = {
@@ -51,5 +62,5 @@ export const scenarioKeys = {
 
 /** True for a list query whose rows depend on more than team and page (a status change can move rows in or out). */
 export function isFilteredList(params: EmailListParams): boolean {
-  return Boolean(params.search || params.from || params.to || params.subject || params.status || params.has_attachment !== undefined || params.is_read !== undefined);
+  return Boolean(params.search || params.from || params.to || params.subject || params.status || params.has_attachment !== undefined || params.is_read !== undefined || params.q);
 }

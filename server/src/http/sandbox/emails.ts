@@ -6,6 +6,8 @@ import { parseListQuery } from '../v1/list-query.js';
 import { attachmentAt, buildView, presentSummary } from '../../emails/view.js';
 import { emailParam, queryBoolean, queryString, queryTeam, jsonBody } from './query.js';
 import { waitHandler } from './wait.js';
+import { applySearch } from '../../emails/search.js';
+import { MAX_QUERY_LENGTH } from '../../../../shared/search.js';
 import { forceEventHandler } from './drive.js';
 
 /** /sandbox/emails: every team's emails (CONTRACT §6): list, read, raw, attachments, read flag, delete, wait, drive. */
@@ -21,7 +23,8 @@ export function sandboxEmailsRouter(services: Services): Router {
     }
     filter.hasAttachment = queryBoolean(req, 'has_attachment');
     filter.isRead = queryBoolean(req, 'is_read');
-    const { rows, total } = emails.list(filter, page);
+    const q = queryString(req, 'q', MAX_QUERY_LENGTH);
+    const { rows, total } = emails.list(q ? applySearch(filter, q) : filter, page);
     const data: SandboxEmailList = { data: rows.map((row) => presentSummary(row, ids)), pagination: { page: pageNumber, total_records: total, total_pages: Math.ceil(total / limit), limit } };
     res.json({ status: 200, message: 'Emails retrieved successfully', data });
   });

@@ -11,6 +11,7 @@ import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
 import { sandboxRelayRouter, sandboxReleaseRouter } from './release.js';
+import { sandboxTaggingRouters } from './tags.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -21,11 +22,16 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   // Host, ui-auth and Content-Type checks run before any body is parsed.
   router.use(sandboxGuards(services.config), json);
   router.get('/health', (_req, res) => {
-    res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
+    res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused, retention: { max_emails: services.config.maxEmails, max_age: services.config.maxAge ?? null } } });
   });
-  // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events
+  const tagging = sandboxTaggingRouters(services);
+  // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events;
+  // PUT /:id/tags, POST /bulk; POST /:id/release
+  router.use('/emails', tagging.emails);
   router.use('/emails', sandboxReleaseRouter(services));
   router.use('/emails', sandboxEmailsRouter(services));
+  // GET /; PUT, DELETE /:tag
+  router.use('/tags', tagging.tags);
   // POST, GET, DELETE /; GET, DELETE /:id
   router.use('/rules', sandboxRulesRouter(services));
   // GET /; POST /pause, /resume

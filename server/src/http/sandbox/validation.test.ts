@@ -28,8 +28,8 @@ describe('POST /sandbox/rules', () => {
     [{ action: { outcome: 'complaint', code: '550' } }, 'action.code', 'a complaint takes no code: it follows a normal delivery'],
     [{ action: { outcome: 'bounced', response: 'a\r\nb' } }, 'action.response', 'action.response must not contain CR or LF'],
     [{ action: { outcome: 'bounced', delay_ms: -5 } }, 'action.delay_ms', 'action.delay_ms must be at least 0'],
-    [{ action: {} }, 'action', 'action needs one of outcome, http_status or smtp_stage'],
-    [{ action: { outcome: 'bounced', http_status: 429 } }, 'action', 'action takes only one of outcome, http_status or smtp_stage (got outcome, http_status)'],
+    [{ action: {} }, 'action', 'action needs one of outcome, http_status, smtp_stage or tags'],
+    [{ action: { outcome: 'bounced', http_status: 429 } }, 'action', 'action takes only one of outcome, http_status, smtp_stage or tags (got outcome, http_status)'],
     [{ action: { http_status: 200 } }, 'action.http_status', 'action.http_status must be at least 400'],
     [{ action: { http_status: 429, retry_after: -1 } }, 'action.retry_after', 'action.retry_after must be at least 0'],
     [{ action: { smtp_stage: 'helo', code: 550 } }, 'action.smtp_stage', 'action.smtp_stage must be mail, rcpt or data'],
@@ -41,7 +41,7 @@ describe('POST /sandbox/rules', () => {
     [{ match: { header: { name: 'Bad Name' } }, action: { outcome: 'bounced' } }, 'match.header.name', 'match.header.name must be a header field name (printable ASCII, no spaces or colons)'],
     [{ match: { team_id: 'no spaces please' }, action: { outcome: 'bounced' } }, 'match.team_id', 'match.team_id must be a team id such as team_0123456789ab'],
     [{ match: 'everything', action: { outcome: 'bounced' } }, 'match', 'match must be an object'],
-    [{}, 'action', 'action is required: an object with outcome, http_status or smtp_stage'],
+    [{}, 'action', 'action is required: an object with outcome, http_status, smtp_stage or tags'],
   ])('answers 422 for %j', async (json, field, message) => {
     const res = await rule(json);
     expect(res.status).toBe(422);

@@ -9,6 +9,7 @@ import { useInboxList } from '../../features/inbox/use-inbox-list';
 import { MessageView } from '../../features/message/components/message-view';
 import { isMessageTab, type MessageTab } from '../../features/message/components/message-tabs';
 import { useDeleteEmail } from '../../features/message/api/delete-email';
+import { NotifyToggle } from '../../features/notifications/components/notify-toggle';
 import { neighbourOf, useInboxKeyboard } from '../use-inbox-keyboard';
 
 /**
@@ -60,6 +61,7 @@ export function InboxRoute({ emailId }: { emailId: string | null }) {
         hrefFor={emailHref}
         onQueryChange={(q) => navigate(withParams(pathname, search, { q, page: null }), { replace: true })}
         onPage={(p) => navigate(withParams(pathname, search, { page: p > 1 ? p : null }))}
+        actions={<NotifyToggle teamId={team} />}
       />
       <section className="message-pane" aria-label="Message">
         {emailId ? (

@@ -1,77 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { parseSearch, setToken, toListParams } from './search-query';
+import { readSearch, removeToken, searchChips, setToken, toListParams } from './search-query';
 
-describe('parseSearch', () => {
-  it('keeps plain words as free text', () => {
-    expect(parseSearch('  invoice   march ')).toEqual({ filters: { text: 'invoice march' }, problems: [] });
+describe('readSearch', () => {
+  it('sends the parsed terms as q, as typed', () => {
+    const search = readSearch('from:alice@acme.test -tag:spam subject:"password reset" is:unread welcome');
+    expect(search.problems).toEqual([]);
+    expect(toListParams(search)).toEqual({ q: 'from:alice@acme.test -tag:spam subject:"password reset" is:unread welcome' });
   });
 
-  it('reads every filter of the vocabulary', () => {
-    const { filters, problems } = parseSearch('from:alice@acme.test to:bob subject:reset status:bounced has:attachment is:unread welcome');
-    expect(problems).toEqual([]);
-    expect(filters).toEqual({
-      text: 'welcome',
-      from: 'alice@acme.test',
-      to: 'bob',
-      subject: 'reset',
-      status: ['bounced'],
-      hasAttachment: true,
-      isRead: false,
-    });
+  it('leaves out what it cannot parse and explains it', () => {
+    const search = readSearch('status:bounced,lost invoice');
+    expect(search.q).toBe('invoice');
+    expect(search.problems).toEqual([{ term: 'status:bounced,lost', message: 'unknown status "lost": use processing, queued, delivered, bounced, failed, complaint (a comma list for several)' }]);
   });
 
-  it('takes quoted values with spaces, for filters and for free text', () => {
-    expect(parseSearch('subject:"password reset" "hello world"').filters).toEqual({ text: 'hello world', subject: 'password reset' });
+  it('collects the statuses of positive status: terms for the status menu', () => {
+    expect(readSearch('STATUS:Bounced,failed -status:queued').statuses).toEqual(['bounced', 'failed']);
   });
 
-  it('accepts a comma list of statuses, in any case, without duplicates', () => {
-    expect(parseSearch('STATUS:Bounced,failed,bounced').filters.status).toEqual(['bounced', 'failed']);
-  });
-
-  it('reports an unknown status and keeps the known ones', () => {
-    const { filters, problems } = parseSearch('status:bounced,lost');
-    expect(filters.status).toEqual(['bounced']);
-    expect(problems).toEqual(['Unknown status "lost": use processing, queued, delivered, bounced, failed, complaint.']);
-  });
-
-  it('reads is:read and reports unknown is: and has: values', () => {
-    expect(parseSearch('is:read').filters.isRead).toBe(true);
-    expect(parseSearch('is:starred has:pdf').problems).toEqual(['Unknown "is:starred": use is:unread or is:read.', 'Unknown "has:pdf": use has:attachment.']);
-  });
-
-  it('treats an unknown key and a URL as free text', () => {
-    expect(parseSearch('foo:bar https://acme.test/x').filters).toEqual({ text: 'foo:bar https://acme.test/x' });
-  });
-
-  it('ignores a filter whose value is still being typed', () => {
-    expect(parseSearch('from: alice').filters).toEqual({ text: 'alice' });
-    expect(parseSearch('subject:').filters).toEqual({ text: '' });
-  });
-
-  it('lets the last of a repeated filter win', () => {
-    expect(parseSearch('from:a from:b').filters.from).toBe('b');
-  });
-
-  it('keeps an unterminated quote as the rest of the value', () => {
-    expect(parseSearch('subject:"half open').filters.subject).toBe('half open');
+  it('asks for nothing when the box is empty', () => {
+    expect(toListParams(readSearch('  '))).toEqual({});
   });
 });
 
-describe('toListParams', () => {
-  it('maps the filters to the query parameters of GET /sandbox/emails', () => {
-    expect(toListParams(parseSearch('from:a to:b subject:c status:bounced,failed has:attachment is:read text').filters)).toEqual({
-      search: 'text',
-      from: 'a',
-      to: 'b',
-      subject: 'c',
-      status: 'bounced,failed',
-      has_attachment: true,
-      is_read: true,
-    });
-  });
-
-  it('leaves out what was not asked for', () => {
-    expect(toListParams(parseSearch('').filters)).toEqual({});
+describe('chips', () => {
+  it('gives one chip per term or problem, and removes one by its index', () => {
+    const q = 'from:alice nope:x  invoice';
+    expect(searchChips(q).map((c) => [c.index, c.source, c.problem === null])).toEqual([[0, 'from:alice', true], [1, 'nope:x', false], [2, 'invoice', true]]);
+    expect(removeToken(q, 1)).toBe('from:alice invoice');
   });
 });
 
@@ -84,7 +40,7 @@ describe('setToken', () => {
     expect(setToken('status:queued invoice', 'status', null)).toBe('invoice');
   });
 
-  it('quotes values and phrases that contain spaces', () => {
+  it('quotes values that contain spaces', () => {
     expect(setToken('"big deal"', 'subject', 'a b')).toBe('subject:"a b" "big deal"');
   });
 });

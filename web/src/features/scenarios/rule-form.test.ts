@@ -59,3 +59,11 @@ describe('describing rules', () => {
     expect(describeAction({ smtp_stage: 'rcpt', code: 451, disconnect: true })).toBe('SMTP RCPT TO → 451, then disconnect');
   });
 });
+
+describe('tagging rules', () => {
+  it('builds a tags action from a comma list, and asks for at least one tag', () => {
+    expect(toRuleInput(form({ kind: 'tags', subject: 'order', tags: ' vip, orders ,' })).input).toEqual({ match: { subject: 'order' }, action: { tags: ['vip', 'orders'] }, times: null, nth: null });
+    expect(toRuleInput(form({ kind: 'tags', tags: ' , ' })).errors.tags).toBe('Name at least one tag (a comma list for several).');
+    expect(describeAction({ tags: ['vip', 'orders'] })).toBe('tag vip, orders');
+  });
+});

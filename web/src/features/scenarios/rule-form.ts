@@ -1,6 +1,6 @@
 import type { DeliveryOutcome, Rule, RuleAction, RuleInput } from '../../../../shared/sandbox';
 
-export type RuleKind = 'outcome' | 'http' | 'smtp';
+export type RuleKind = 'outcome' | 'http' | 'smtp' | 'tags';
 
 /** The create-rule form as typed: every field a string, so half-typed numbers are representable. */
 export interface RuleFormState {
@@ -21,6 +21,8 @@ export interface RuleFormState {
   smtpCode: string;
   smtpMessage: string;
   disconnect: boolean;
+  /** Tagging rule: a comma list. */
+  tags: string;
   times: string;
   nth: string;
 }
@@ -45,6 +47,7 @@ export const emptyRuleForm = (): RuleFormState => ({
   smtpCode: '550',
   smtpMessage: '',
   disconnect: false,
+  tags: '',
   times: '',
   nth: '',
 });
@@ -109,6 +112,10 @@ export function toRuleInput(form: RuleFormState): { input: RuleInput | null; err
     const retry = optionalWhole('retryAfter', form.retryAfter, 0, 86_400, 'Retry-After');
     if (retry !== undefined && form.httpStatus === '500') errors.retryAfter = 'Retry-After goes with 429 or 503.';
     action = { http_status: Number(form.httpStatus) as 429 | 500 | 503, ...(retry !== undefined ? { retry_after: retry } : {}) };
+  } else if (form.kind === 'tags') {
+    const tags = form.tags.split(',').map(t).filter(Boolean);
+    if (tags.length === 0) errors.tags = 'Name at least one tag (a comma list for several).';
+    action = { tags };
   } else {
     if (!/^[45]\d\d$/.test(t(form.smtpCode))) errors.smtpCode = 'An SMTP refusal is a 4xx or 5xx code, such as 451 or 550.';
     const delay = optionalWhole('delayMs', form.delayMs, 0, 600_000, 'Delay');
@@ -143,6 +150,7 @@ const SERVER_FIELDS: Record<string, keyof RuleFormState> = {
   'action.retry_after': 'retryAfter',
   'action.smtp_stage': 'smtpStage',
   'action.message': 'smtpMessage',
+  'action.tags': 'tags',
   times: 'times',
   nth: 'nth',
 };
@@ -176,6 +184,7 @@ export function describeAction(action: RuleAction): string {
     return `${action.outcome}${extra ? ` ${extra}` : ''}${action.delay_ms ? ` after ${action.delay_ms} ms` : ''}`;
   }
   if ('http_status' in action) return `API answers ${action.http_status}${action.retry_after !== undefined ? ` (Retry-After ${action.retry_after} s)` : ''}`;
+  if ('tags' in action) return `tag ${action.tags.join(', ')}`;
   const stage = { mail: 'MAIL FROM', rcpt: 'RCPT TO', data: 'DATA' }[action.smtp_stage];
   return `SMTP ${stage} → ${action.code}${action.message ? ` ${action.message}` : ''}${action.disconnect ? ', then disconnect' : ''}`;
 }

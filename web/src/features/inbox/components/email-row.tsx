@@ -3,15 +3,17 @@ import type { SandboxEmailSummary } from '../../../../../shared/sandbox';
 import { Link } from '../../../components/link';
 import { PaperclipIcon } from '../../../components/icons';
 import { StatusBadge } from '../../../components/status-badge';
+import { TagChips } from '../../../components/tag-chips';
 import { displayName, fullDate, shortDate } from '../../../lib/format';
 
 /** One line of the list: who, to whom, what, when, how it went. Every field renders as text. */
-export const EmailRow = memo(function EmailRow({ email, href, selected }: { email: SandboxEmailSummary; href: string; selected: boolean }) {
+export const EmailRow = memo(function EmailRow({ email, href, selected, checked, onToggle }: { email: SandboxEmailSummary; href: string; selected: boolean; checked: boolean; onToggle: (id: string) => void }) {
   const sender = displayName(email.metadata?.from || email.from_address);
   const recipients = (email.metadata?.to?.length ? email.metadata.to : email.to_addresses).map(displayName).join(', ');
   const files = email.attachments + email.inline;
   return (
-    <li className="email-row-item">
+    <li className="email-row-item" data-checked={checked || undefined}>
+      <input type="checkbox" className="email-row-check" checked={checked} onChange={() => onToggle(email.id)} aria-label={`Select: ${email.subject || '(no subject)'}`} />
       <Link
         to={href}
         className="email-row"
@@ -34,6 +36,7 @@ export const EmailRow = memo(function EmailRow({ email, href, selected }: { emai
               <span className="visually-hidden">, has attachments</span>
             </span>
           )}
+          {email.tags?.length > 0 && <TagChips tags={email.tags} />}
           <StatusBadge status={email.status} />
         </span>
         <span className="email-row-meta">

@@ -1,12 +1,13 @@
 import { useEffect, useRef, useState } from 'react';
 import { SearchIcon } from '../../../components/icons';
-import { parseSearch } from '../search-query';
+import { SearchChips } from './search-chips';
 
 export const SEARCH_INPUT_ID = 'inbox-search';
 
 /**
  * The search field. Typing is debounced before it becomes the query (the URL, the request);
- * Enter applies at once, Escape clears. Parsing problems show under the field.
+ * Enter applies at once, Escape clears. Under the field, chips show each filter as the server reads
+ * it (removable) and explain any term that cannot be parsed.
  */
 export function SearchBox({ value, onChange }: { value: string; onChange: (query: string) => void }) {
   const [draft, setDraft] = useState(value);
@@ -28,7 +29,6 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (query
     latest.current = query;
     onChange(query);
   };
-  const { problems } = parseSearch(draft);
 
   return (
     <div className="search">
@@ -41,12 +41,12 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (query
           id={SEARCH_INPUT_ID}
           type="search"
           className="search-input"
-          placeholder="Search (try from: or status:)"
-          title="Filters: from: to: subject: status: has:attachment is:unread is:read, and free text"
+          placeholder="Search (try tag: or from:)"
+          title="Filters: from: to: cc: subject: tag: status: is:read|unread has:attachment|inline before: after: larger: smaller: header:Name=value, quoted phrases, - to negate, and free text"
           autoComplete="off"
           spellCheck={false}
           value={draft}
-          aria-describedby={problems.length ? `${SEARCH_INPUT_ID}-problems` : undefined}
+          aria-describedby={`${SEARCH_INPUT_ID}-chips`}
           onChange={(event) => setDraft(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter') commit(draft);
@@ -60,11 +60,7 @@ export function SearchBox({ value, onChange }: { value: string; onChange: (query
         />
         <kbd aria-hidden="true">/</kbd>
       </div>
-      {problems.length > 0 && (
-        <p id={`${SEARCH_INPUT_ID}-problems`} className="search-problems" role="status">
-          {problems.join(' ')}
-        </p>
-      )}
+      <SearchChips id={`${SEARCH_INPUT_ID}-chips`} query={draft} onChange={(query) => { setDraft(query); commit(query); }} />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 import type { SandboxEmail } from '../../../../../shared/sandbox';
 import { StatusBadge } from '../../../components/status-badge';
 import { fileSize, fullDate, splitAddress } from '../../../lib/format';
+import { MessageTags } from './message-tags';
 
 /** Subject, the address block and the record's facts. Everything is text: names and subjects never become markup. */
 export function MessageHeader({ email }: { email: SandboxEmail }) {
@@ -24,6 +25,7 @@ export function MessageHeader({ email }: { email: SandboxEmail }) {
           <time dateTime={email.created_at} className="message-date">{fullDate(email.created_at)}</time>
         </div>
       </div>
+      <MessageTags email={email} />
       <dl className="message-facts">
         <Fact label="To" value={m.to.join(', ')} />
         {m.cc && m.cc.length > 0 && <Fact label="Cc" value={m.cc.join(', ')} />}

@@ -9,6 +9,7 @@ const KINDS: { value: RuleKind; label: string }[] = [
   { value: 'outcome', label: 'Delivery outcome' },
   { value: 'http', label: 'Refuse the API send' },
   { value: 'smtp', label: 'Refuse over SMTP' },
+  { value: 'tags', label: 'Tag it' },
 ];
 const OUTCOMES: DeliveryOutcome[] = ['bounced', 'failed', 'deferred', 'complaint', 'delivered'];
 
@@ -44,6 +45,11 @@ export function RuleActionFields({ form, errors, set }: { form: RuleFormState; e
             <option value="503">503 Service Unavailable</option>
           </SelectField>
           <TextField label="Retry-After (s)" inputMode="numeric" placeholder="e.g. 30" value={form.retryAfter} onChange={set('retryAfter')} error={errors.retryAfter} />
+        </div>
+      )}
+      {form.kind === 'tags' && (
+        <div className="form-grid">
+          <TextField label="Tags" placeholder="e.g. vip, orders" value={form.tags} onChange={set('tags')} error={errors.tags} />
         </div>
       )}
       {form.kind === 'smtp' && (
