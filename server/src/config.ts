@@ -45,6 +45,10 @@ export const SETTINGS = {
   smtpMaxClients: { flag: 'smtp-max-clients', kind: 'int', default: 100, help: 'concurrent SMTP connections; beyond it 421' },
   smtpTimeoutMs: { flag: 'smtp-timeout-ms', kind: 'int', default: 60_000, help: 'an SMTP client silent this long while the server waits for it is disconnected (421)' },
   smtpDataTimeoutMs: { flag: 'smtp-data-timeout-ms', kind: 'int', default: 300_000, help: 'a message must arrive in full within this long after DATA (421)' },
+  spamassassin: { flag: 'spamassassin', kind: 'string', default: undefined, help: 'score emails with a running SpamAssassin spamd at host:port (GET /sandbox/emails/{id}/spam)' },
+  rspamd: { flag: 'rspamd', kind: 'string', default: undefined, help: 'score emails with rspamd\'s HTTP API at this URL instead, e.g. http://127.0.0.1:11333' },
+  linkCheck: { flag: 'link-check', kind: 'bool', default: true, help: 'let POST /sandbox/emails/{id}/link-check fetch an email\'s links (only when asked; --no-link-check forbids it)' },
+  linkCheckTimeoutMs: { flag: 'link-check-timeout-ms', kind: 'int', default: 5000, help: 'a checked link without an answer in this time fails' },
   logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
 } satisfies Record<string, Setting>;
 
@@ -128,6 +132,9 @@ function validate(config: Config): void {
   if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) throw new ConfigError(`--dns-server must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
   if (config.dnsTimeoutMs < 1) throw new ConfigError('--dns-timeout-ms must be at least 1');
   if (config.webhookTimeoutMs < 1) throw new ConfigError('--webhook-timeout-ms must be at least 1');
+  if (config.spamassassin !== undefined && !/^(?:\[[0-9a-fA-F:.]+\]|[^:\s[\]]+)(?::\d{1,5})?$/.test(config.spamassassin)) throw new ConfigError(`--spamassassin must be host:port of a spamd, got "${config.spamassassin}"`);
+  if (config.rspamd !== undefined && !/^https?:\/\/\S+$/.test(config.rspamd)) throw new ConfigError(`--rspamd must be an http(s) URL, got "${config.rspamd}"`);
+  if (config.linkCheckTimeoutMs < 1) throw new ConfigError('--link-check-timeout-ms must be at least 1');
   if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) throw new ConfigError(`--webhook-url must be an http(s) URL, got "${config.webhookUrl}"`);
 }
 

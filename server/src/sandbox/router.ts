@@ -10,6 +10,7 @@ import { sandboxTeamsRouter } from './teams.js';
 import { sandboxEventsRouter } from './sse.js';
 import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
+import { labRouter } from '../lab/router.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -23,6 +24,7 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
     res.json({ status: 200, message: 'ok', data: { ok: true, emails: services.emails.count(), paused: services.lifecycle.isPaused } });
   });
   router.use('/emails', sandboxEmailsRouter(services));
+  router.use('/emails', labRouter(services));
   router.use('/rules', sandboxRulesRouter(services));
   router.use('/delivery', sandboxDeliveryRouter(services));
   router.use('/chaos', sandboxChaosRouter(services));
