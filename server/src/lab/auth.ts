@@ -162,11 +162,10 @@ export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: B
     resolver: resolverFor(deps, signer) as never,
     disableArc: true,
     disableBimi: true,
-    // A receiver follows the RFCs: a body changed after signing is dkim=fail, not neutral.
-    strict: true,
   } as Parameters<typeof authenticate>[1]);
 
-  const dkim: DkimSignatureResult[] = result.dkim.results.map((r) => {
+  // An unsigned message has one result without a domain ("message not signed"): no signature to describe.
+  const dkim: DkimSignatureResult[] = result.dkim.results.filter((r) => Boolean(r.signingDomain)).map((r) => {
     const raw = r as typeof r & { bodyHash?: string; bodyHashExpecting?: string; signingHeaders?: { keys?: string }; algo?: string };
     return {
       result: verdict(r.status.result),
@@ -224,7 +223,7 @@ function summarize(s: { fromDomain: string; teamDomain: DomainRow | null; signer
   }
   const own = dkim.find((d) => d.domain === signer.value);
   if (own && own.result !== 'pass') {
-    return `DKIM ${own.result} for ${signer.value}${own.body_hash_matches === false ? ': the body changed after sendbox signed it' : own.comment ? `: ${own.comment}` : ''}; dmarc=${dmarc.result}.`;
+    return `DKIM does not pass for ${signer.value} (dkim=${own.result}${own.comment ? `, ${own.comment}` : ''})${own.body_hash_matches === false ? ': the body changed after sendbox signed it' : ''}, so dmarc=${dmarc.result}.`;
   }
   if (dmarc.result === 'pass') return `Authenticates: DKIM passes for ${signer.value} (s=${signer.selector}), SPF ${spf.result} for ${spf.domain}, and DMARC passes aligned with From.`;
   return `dkim=${own?.result ?? 'none'}, spf=${spf.result} for ${spf.domain}, dmarc=${dmarc.result}${dmarc.comment ? ` (${dmarc.comment})` : ''}.`;
