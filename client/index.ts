@@ -9,6 +9,7 @@
  *   await page.goto(sendbox.latestLink(email, /reset/));
  */
 import type { Email, SendResponse } from '../shared/email.js';
+import type { AuthResult, HtmlCheckResult, LinkCheckResult, SpamResult } from '../shared/lab.js';
 import type {
   ChaosRates,
   ChaosSettings,
@@ -26,6 +27,7 @@ import type {
 
 export type * from '../shared/sandbox.js';
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
+export type { AuthResult, HtmlCheckResult, LinkCheckResult, SpamResult } from '../shared/lab.js';
 
 export interface SendboxClientOptions {
   /** Where sendbox listens, e.g. `http://127.0.0.1:8025`. */
@@ -264,6 +266,17 @@ export function createSendboxClient(options: SendboxClientOptions) {
     },
 
     teams: () => data<Mailbox[]>('GET', '/sandbox/teams'),
+
+    // The mail-quality lab (CONTRACT §9).
+    /** HTML and CSS client compatibility from caniemail's data, worst features first. */
+    htmlCheck: (id: string) => data<HtmlCheckResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/html-check`),
+    /** The spam filter's score (`configured: false` when sendbox runs without --spamassassin / --rspamd). */
+    spam: (id: string) => data<SpamResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/spam`),
+    /** Fetches the email's links and images now (bounded: `maxLinks`, default 30). */
+    linkCheck: (id: string, linkOptions: { maxLinks?: number } = {}) =>
+      data<LinkCheckResult>('POST', `/sandbox/emails/${encodeURIComponent(id)}/link-check`, { body: linkOptions.maxLinks === undefined ? {} : { max_links: linkOptions.maxLinks } }),
+    /** DKIM, SPF and DMARC as a receiver would see them, plus the bulk-sender unsubscribe checks. */
+    auth: (id: string) => data<AuthResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/auth`),
   };
 }
 

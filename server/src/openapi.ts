@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sendRequestSchema, listQuerySchema, EMAIL_STATUSES } from '../../shared/email.js';
 import { addDomainSchema, DOMAIN_STATUSES } from '../../shared/domain.js';
+import { labPaths } from './lab/openapi.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests.
@@ -92,6 +93,7 @@ export const sandboxPaths: Record<string, unknown> = {
   '/sandbox/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'OK' } } } },
   ...domainAndWebhookPaths(),
   ...emailAndScenarioPaths(),
+  ...labPaths(),
 };
 
 /** /sandbox/domains and /sandbox/webhooks (CONTRACT §5, §6). */

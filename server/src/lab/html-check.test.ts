@@ -86,6 +86,14 @@ describe('GET /sandbox/emails/{id}/html-check', () => {
     expect(res.body.data.clients).toContainEqual({ id: 'gmail.android', family: 'gmail', name: 'Gmail (Android)', platform: 'mobile', weight: 5 });
   });
 
+  it('is described in the OpenAPI document, with the other lab routes', async () => {
+    const doc = (await server.api('/openapi.json')).body;
+    expect(Object.keys(doc.paths['/sandbox/emails/{id}/html-check'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/sandbox/emails/{id}/spam'])).toEqual(['get']);
+    expect(Object.keys(doc.paths['/sandbox/emails/{id}/link-check'])).toEqual(['post']);
+    expect(Object.keys(doc.paths['/sandbox/emails/{id}/auth'])).toEqual(['get']);
+  });
+
   it('answers 404 for an unknown email and 405 for another method', async () => {
     expect((await server.api('/sandbox/emails/nope/html-check')).status).toBe(404);
     expect((await server.api('/sandbox/emails/nope/html-check', { method: 'POST', json: {} })).status).toBe(405);

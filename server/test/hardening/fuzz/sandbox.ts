@@ -239,6 +239,32 @@ export const sandboxEndpoints: EndpointSpec[] = [
         nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/events`, json: { type: 'open' }, expect: [400, 404], kind: 'unknown-id' })),
       ),
   },
+  // The mail-quality lab (CONTRACT §9). No spam filter is configured in the fuzz servers: /spam answers that plainly.
+  { name: 'GET /sandbox/emails/{id}/html-check', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/html-check') },
+  { name: 'GET /sandbox/emails/{id}/spam', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/spam') },
+  { name: 'GET /sandbox/emails/{id}/auth', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/auth') },
+  {
+    name: 'POST /sandbox/emails/{id}/link-check',
+    api: 'sandbox',
+    group: 'mail',
+    body: 'optional',
+    // A fresh email without links: the fuzzer must not make sendbox fetch anything.
+    valid: () =>
+      fc.oneof(fc.constant({}), fc.record({ max_links: fc.integer({ min: 1, max: 100 }) })).map((json) => ({
+        method: 'POST',
+        path: '/sandbox/emails/pending/link-check',
+        json,
+        expect: [200],
+        kind: 'valid',
+        prepare: async (ctx) => ({ path: `/sandbox/emails/${await ctx.sendEmail({ body: 'No links in here.' })}/link-check` }),
+      })),
+    invalid: (ctx) =>
+      fc.oneof(
+        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.oneof(wrongType, fc.constantFrom<unknown>(0, 101, -1, 1.5, '10'))).map(([id, max_links]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: { max_links }, expect: [422], kind: 'bad-field:max_links' })),
+        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.constantFrom('__proto__', 'constructor', 'urls')).map(([id, k]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: objectOf([[k, 1]]), expect: [422], kind: 'unknown-field' })),
+        nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: {}, expect: [400, 404], kind: 'unknown-id' })),
+      ),
+  },
   {
     name: 'GET /sandbox/events',
     api: 'sandbox',
