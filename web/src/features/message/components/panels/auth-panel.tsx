@@ -59,7 +59,7 @@ function BulkSender({ checks }: { checks: AuthResult['bulk_sender'] }) {
       <h3 className="panel-heading">Bulk-sender requirements (Gmail, Yahoo 2024)</h3>
       <ul className="checks">
         {checks.map((check) => (
-          <li key={check.id} className={`check check-${check.ok ? 'info' : 'warning'}`}>
+          <li key={check.id} className={`check check-${check.ok ? 'ok' : 'warning'}`}>
             {check.ok ? <CheckIcon size={17} /> : <XCircleIcon size={17} />}
             <p className="check-message">{check.message}</p>
           </li>

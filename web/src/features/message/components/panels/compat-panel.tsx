@@ -6,6 +6,7 @@ import { ExternalIcon } from '../../../../components/icons';
 import { useHtmlCheck } from '../../api/get-html-check';
 import { emailScore, featureScore, scoreTone } from '../../lab-score';
 
+const MAX_CHIPS = 10;
 const PLATFORM_LABELS: Record<'all' | Platform, string> = { all: 'All platforms', desktop: 'Desktop', mobile: 'Mobile', web: 'Webmail' };
 
 /** Will it look right? Every HTML/CSS feature the email uses, worst first, per client (caniemail data). */
@@ -84,14 +85,18 @@ function FeatureRow({ feature, clients }: { feature: HtmlCheckFeature; clients: 
 }
 
 function ClientChips({ label, tone, clients, feature }: { label: string; tone: 'red' | 'amber'; clients: HtmlCheckClient[]; feature: HtmlCheckFeature }) {
+  // The clients with the most opens first; the long tail is counted, not listed.
+  const shown = [...clients].sort((a, b) => b.weight - a.weight || a.name.localeCompare(b.name));
+  const rest = shown.length - MAX_CHIPS;
   return (
     <p className="lab-chips">
       <span className="lab-chips-label">{label}</span>
-      {clients.map((c) => (
+      {shown.slice(0, MAX_CHIPS).map((c) => (
         <span key={c.id} className={`badge badge-plain tone-${tone}`} title={feature.support[c.id]?.notes.join(' ') || undefined}>
           {c.name}
         </span>
       ))}
+      {rest > 0 && <span className="panel-note">and {rest} more</span>}
     </p>
   );
 }
