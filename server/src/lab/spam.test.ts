@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
+import { createServer as createHttpServer } from 'node:http';
 import { parseSpamdReply } from './spam.js';
 
 /**
@@ -140,5 +141,45 @@ describe('parseSpamdReply', () => {
         { name: 'DKIM_VALID', score: -0.1, description: 'Message has at least one valid DKIM or DK signature' },
       ],
     });
+  });
+});
+
+describe('GET /sandbox/emails/{id}/spam with --rspamd', () => {
+  // rspamd is not packaged for the CI image: a local HTTP server speaks its /checkv2 protocol (the JSON rspamd documents).
+  let rspamd: ReturnType<typeof createHttpServer>;
+  let server: TestServer;
+  const received: { path: string; body: string }[] = [];
+  beforeAll(async () => {
+    rspamd = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', body });
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({
+          is_skipped: false, score: 16.2, required_score: 15, action: 'reject',
+          symbols: { GTUBE: { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' }, MISSING_DATE: { name: 'MISSING_DATE', score: 1.2, options: ['no Date'] } },
+        }));
+      });
+    });
+    await new Promise<void>((resolve) => rspamd.listen(0, '127.0.0.1', resolve));
+    server = await startServer(['--rspamd', `http://127.0.0.1:${(rspamd.address() as { port: number }).port}`]);
+  });
+  afterAll(async () => {
+    await server.close();
+    rspamd.closeAllConnections();
+    await new Promise((resolve) => rspamd.close(resolve));
+  });
+
+  it('posts the raw message to /checkv2 and maps score, threshold, action and symbols', async () => {
+    const sent = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { to: 'jane@example.com', subject: 'rspamd', body: GTUBE } });
+    const res = await server.api(`/sandbox/emails/${sent.body.data[0].email_id}/spam`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ configured: true, backend: 'rspamd', score: 16.2, threshold: 15, verdict: 'spam', action: 'reject', cached: false });
+    expect(res.body.data.rules).toEqual([
+      { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' },
+      { name: 'MISSING_DATE', score: 1.2, description: '(no Date)' },
+    ]);
+    expect(received[0].path).toBe('/checkv2');
+    expect(received[0].body).toContain('Subject: rspamd');
   });
 });
