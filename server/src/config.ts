@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { parseDnsServer } from './domains/real-dns.js';
+import { parseHostPort } from './lab/spam.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -132,7 +133,7 @@ function validate(config: Config): void {
   if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) throw new ConfigError(`--dns-server must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
   if (config.dnsTimeoutMs < 1) throw new ConfigError('--dns-timeout-ms must be at least 1');
   if (config.webhookTimeoutMs < 1) throw new ConfigError('--webhook-timeout-ms must be at least 1');
-  if (config.spamassassin !== undefined && !/^(?:\[[0-9a-fA-F:.]+\]|[^:\s[\]]+)(?::\d{1,5})?$/.test(config.spamassassin)) throw new ConfigError(`--spamassassin must be host:port of a spamd, got "${config.spamassassin}"`);
+  if (config.spamassassin !== undefined && !parseHostPort(config.spamassassin, 783)) throw new ConfigError(`--spamassassin must be host:port of a spamd, got "${config.spamassassin}"`);
   if (config.rspamd !== undefined && !/^https?:\/\/\S+$/.test(config.rspamd)) throw new ConfigError(`--rspamd must be an http(s) URL, got "${config.rspamd}"`);
   if (config.linkCheckTimeoutMs < 1) throw new ConfigError('--link-check-timeout-ms must be at least 1');
   if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) throw new ConfigError(`--webhook-url must be an http(s) URL, got "${config.webhookUrl}"`);
