@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { authenticate } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
+import { startDnsServer, type TestDnsServer } from '../../test/dns-server.js';
 
 /**
  * DKIM signing as the provider does it, verified by mailauth as a receiver would: a
@@ -127,5 +128,35 @@ describe('team scoping of the signing key', () => {
     const id = await send({ from: 'x@theirs.example' });
     expect(await raw(id)).not.toMatch(/^DKIM-Signature:/m);
     expect(TEAM).toMatch(/^team_/);
+  });
+});
+
+describe('with --dns real', () => {
+  let dns: TestDnsServer;
+  let real: TestServer;
+  beforeAll(async () => {
+    dns = await startDnsServer();
+    real = await startServer(['--dns', 'real', '--dns-server', dns.address, '--dns-timeout-ms', '300']);
+  });
+  afterAll(async () => {
+    await real.close();
+    await dns.close();
+  });
+
+  it('verifies against what the domain really publishes: all records pass, then DMARC passes on SPF alone once the DKIM key is gone', async () => {
+    const added = (await real.api('/v1/domains', { method: 'POST', key: KEY, json: { value: 'published.example' } })).body.data;
+    const dkim = added.attributes.dkim_attributes;
+    dns.zone.set(dkim.name, { TXT: [dkim.value] });
+    dns.zone.set('send.published.example', { TXT: [added.attributes.mail_from_attributes[0].value] });
+    dns.zone.set('_dmarc.published.example', { TXT: ['v=DMARC1; p=reject;'] });
+    const sent = await real.api('/v1/send', { method: 'POST', key: KEY, json: { from: 'hi@published.example', to: 'jane@example.com', subject: 'Real', body: 'Hello' } });
+    const id = sent.body.data[0].email_id;
+    const all = (await real.api(`/sandbox/emails/${id}/auth`)).body.data;
+    expect(all).toMatchObject({ dns: 'real', dkim: [{ result: 'pass' }], spf: { result: 'pass' }, dmarc: { result: 'pass', policy: 'reject' } });
+
+    dns.zone.delete(dkim.name);
+    const noKey = (await real.api(`/sandbox/emails/${id}/auth`)).body.data;
+    expect(noKey.dkim[0].result).not.toBe('pass');
+    expect(noKey.dmarc).toMatchObject({ result: 'pass', aligned_dkim: false, aligned_spf: true });
   });
 });

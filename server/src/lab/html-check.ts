@@ -260,7 +260,7 @@ export function featuresUsed(html: string): Found {
         if (name === 'meta' && /color-scheme/i.test(attributes.name ?? '')) note(found, 'html-meta-color-scheme', line, tag);
         for (const [attribute, value] of Object.entries(attributes)) {
           const a = attribute.toLowerCase();
-          const slug = ATTRIBUTE_SLUGS.get(a) ?? (a.startsWith('aria-') ? ATTRIBUTE_SLUGS.get(a) : undefined);
+          const slug = ATTRIBUTE_SLUGS.get(a);
           if (slug) note(found, slug, line, tag);
           if (a === 'style') checkStylesheet(found, value, line, true);
           if (a === 'href' && /^mailto:/i.test(value)) note(found, 'html-mailto-links', line, tag);

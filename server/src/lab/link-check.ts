@@ -1,7 +1,7 @@
 import type { LinkCheckEntry, LinkCheckResult } from '../../../shared/lab.js';
 import { decodeAttribute } from '../ingest/html-text.js';
 import { extractLinks } from '../sandbox/links.js';
-import { describeFetchError } from './spam.js';
+import { describeFetchError } from './fetch-error.js';
 
 /**
  * Fetches every http(s) link and image of an email, the way a careful crawler would

@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
 import type { SpamResult, SpamRule } from '../../../shared/lab.js';
+import { describeFetchError } from './fetch-error.js';
 
 /**
  * Spam scores from a real filter: SpamAssassin's spamd (the SPAMC/SPAMD protocol over
@@ -131,7 +132,3 @@ export function rspamd(url: string): SpamBackend {
   };
 }
 
-export function describeFetchError(error: unknown): string {
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  return cause?.code ?? cause?.message ?? (error as Error).message;
-}
