@@ -3,6 +3,7 @@ import { authenticate } from 'mailauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { startDnsServer, type TestDnsServer } from '../../test/dns-server.js';
+import { queuedId, sendWithNodemailer } from '../../test/smtp/client.js';
 
 /**
  * DKIM signing as the provider does it, verified by mailauth as a receiver would: a
@@ -119,6 +120,19 @@ describe('DKIM signing and GET /sandbox/emails/{id}/auth', () => {
   it('answers 404 for an unknown email and 405 for another method', async () => {
     expect((await server.api('/sandbox/emails/nope/auth')).status).toBe(404);
     expect((await server.api('/sandbox/emails/nope/auth', { method: 'DELETE', headers: { 'Content-Type': 'application/json' } })).status).toBe(405);
+  });
+});
+
+describe('SMTP', () => {
+  it('signs mail that arrives over SMTP from a team domain too, and it authenticates', async () => {
+    await addDomain('smtp-signed.example', true);
+    const sent = await sendWithNodemailer(server.smtpPort, { from: 'Acme <app@smtp-signed.example>', to: 'jane@example.com', subject: 'Over SMTP', text: 'Hello over SMTP' }, { auth: { user: 'apikey', pass: KEY } });
+    const id = queuedId(sent.info.response);
+    const eml = await raw(id);
+    expect(eml).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed;/);
+    expect(eml).toContain('d=smtp-signed.example;');
+    const data = (await server.api(`/sandbox/emails/${id}/auth`)).body.data;
+    expect(data).toMatchObject({ signed_by_sendbox: true, dkim: [{ result: 'pass', domain: 'smtp-signed.example' }], dmarc: { result: 'pass' } });
   });
 });
 
