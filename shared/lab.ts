@@ -121,6 +121,11 @@ export interface DkimSignatureResult {
   domain: string;
   selector: string;
   algorithm: string;
+  /** The signature's `b=` value (base64). */
+  signature: string;
+  /** The signature's `bh=` body hash, and the hash of the body as received. */
+  body_hash: string;
+  computed_body_hash: string;
   /** Whether the body hash in `bh=` matched the body as received. */
   body_hash_matches: boolean | null;
   signed_headers: string[];

@@ -78,6 +78,10 @@ describe('DKIM signing and GET /sandbox/emails/{id}/auth', () => {
     const data = res.body.data;
     expect(data).toMatchObject({ from_domain: 'verified.example', team_domain: { value: 'verified.example', verified: true }, dns: 'simulated', signed_by_sendbox: true });
     expect(data.dkim).toEqual([expect.objectContaining({ result: 'pass', domain: 'verified.example', selector, algorithm: 'rsa-sha256', body_hash_matches: true, aligned: true })]);
+    const eml = await raw(id);
+    expect(eml).toContain(`bh=${data.dkim[0].body_hash};`);
+    expect(data.dkim[0].computed_body_hash).toBe(data.dkim[0].body_hash);
+    expect(eml.replace(/\r\n\s+/g, '')).toContain(`b=${data.dkim[0].signature}`);
     expect(data.spf).toMatchObject({ result: 'pass', domain: 'send.verified.example', mail_from: `${id}@send.verified.example` });
     expect(data.dmarc).toMatchObject({ result: 'pass', policy: 'none', aligned_dkim: true });
     expect(data.summary).toMatch(/^Authenticates: DKIM passes for verified\.example/);

@@ -166,12 +166,15 @@ export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: B
 
   // An unsigned message has one result without a domain ("message not signed"): no signature to describe.
   const dkim: DkimSignatureResult[] = result.dkim.results.filter((r) => Boolean(r.signingDomain)).map((r) => {
-    const raw = r as typeof r & { bodyHash?: string; bodyHashExpecting?: string; signingHeaders?: { keys?: string }; algo?: string };
+    const raw = r as typeof r & { bodyHash?: string; bodyHashExpecting?: string; signingHeaders?: { keys?: string }; algo?: string; signature?: string };
     return {
       result: verdict(r.status.result),
       domain: r.signingDomain,
       selector: r.selector ?? '',
       algorithm: raw.algo ?? r.algorithm ?? '',
+      signature: raw.signature ?? '',
+      body_hash: raw.bodyHashExpecting ?? '',
+      computed_body_hash: raw.bodyHash ?? '',
       body_hash_matches: raw.bodyHash && raw.bodyHashExpecting ? raw.bodyHash === raw.bodyHashExpecting : null,
       signed_headers: (raw.signingHeaders?.keys ?? '').split(':').map((k) => k.trim()).filter(Boolean),
       aligned: aligned(r.signingDomain, fromDomain),
