@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Base, EndpointSpec, FuzzContext } from './spec.js';
 import { encode, queryString } from './spec.js';
-import { extraKeys, lineText, nastyString, nastyValue, objectOf, pollutionObject, validAddress, wrongType } from './values.js';
+import { extraKeys, lineText, nastyString, nastyValue, objectOf, pollutionObject, RawJson, validAddress, wrongType } from './values.js';
 import { domainAddValid, idnDomain, invalidDomain, listInvalid, listValid, nastyId as anyNastyId, unusedDomain } from './v1.js';
 
 // Under /sandbox/emails, `wait` is a route of its own (GET answers it, other methods 405),
@@ -70,6 +70,9 @@ const waitInvalid: fc.Arbitrary<Base> = fc.oneof(
   fc.constantFrom('maybe', '2').map((v) => ({ method: 'GET', path: `/sandbox/emails/wait?timeout_ms=1&none=${v}`, expect: [400], kind: 'bad-param:none' })),
   badTeamId.map((t) => ({ method: 'GET', path: `/sandbox/emails/wait${queryString([['timeout_ms', '1'], ['team_id', t]])}`, expect: [400], kind: 'bad-param:team_id' })),
 );
+
+// A valid max_links (1–100), also when written as raw JSON text such as 0.1e1 or 1E2.
+const isMaxLinks = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 100;
 
 const sandboxId = (suffix: string, method = 'GET') => ({
   valid: (ctx: FuzzContext): fc.Arbitrary<Base> => fc.constantFrom(...ctx.ownIds, ...ctx.otherIds).map((id) => ({ method, path: `/sandbox/emails/${id}${suffix}`, expect: [200], kind: 'existing' })),
@@ -260,7 +263,7 @@ export const sandboxEndpoints: EndpointSpec[] = [
       })),
     invalid: (ctx) =>
       fc.oneof(
-        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.oneof(wrongType, fc.constantFrom<unknown>(0, 101, -1, 1.5, '10'))).map(([id, max_links]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: { max_links }, expect: [422], kind: 'bad-field:max_links' })),
+        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.oneof(wrongType.filter((v) => !isMaxLinks(v instanceof RawJson ? Number(v.text) : v)), fc.constantFrom<unknown>(0, 101, -1, 1.5, '10'))).map(([id, max_links]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: { max_links }, expect: [422], kind: 'bad-field:max_links' })),
         fc.tuple(fc.constantFrom(...ctx.ownIds), fc.constantFrom('__proto__', 'constructor', 'urls')).map(([id, k]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: objectOf([[k, 1]]), expect: [422], kind: 'unknown-field' })),
         nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: {}, expect: [400, 404], kind: 'unknown-id' })),
       ),
