@@ -93,7 +93,7 @@ test.describe('the quality lab panels', () => {
     await expect(features).toContainText('display:flex');
     await expect(features).toContainText('@font-face');
     await expect(features.getByRole('listitem').first()).toContainText('@font-face');
-    await expect(page.getByLabel(/Compatibility score/)).toBeVisible();
+    await expect(page.getByRole('img', { name: /^Compatibility score \d/ })).toBeVisible();
     await page.screenshot({ path: 'e2e/screenshots/lab-compatibility.png', fullPage: true });
     await page.getByLabel('Client').selectOption('outlook');
     await page.getByLabel('Platform').selectOption('desktop');

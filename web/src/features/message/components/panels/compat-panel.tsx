@@ -25,7 +25,7 @@ export function CompatPanel({ id }: { id: string }) {
   return (
     <div className="lab-panel">
       <div className="lab-summary">
-        <div className={`lab-score tone-${scoreTone(score)}`} aria-label={`Compatibility score ${score} %`}>
+        <div className={`lab-score tone-${scoreTone(score)}`} role="img" aria-label={`Compatibility score ${score} %`}>
           {Math.round(score)}<small>%</small>
         </div>
         <div>

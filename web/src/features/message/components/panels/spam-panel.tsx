@@ -19,7 +19,7 @@ export function SpamPanel({ id }: { id: string }) {
   return (
     <div className="lab-panel">
       <div className="lab-summary">
-        <div className={`lab-score tone-${spam ? 'red' : 'green'}`} aria-label={`Spam score ${data.score}`}>
+        <div className={`lab-score tone-${spam ? 'red' : 'green'}`} role="img" aria-label={`Spam score ${data.score}`}>
           {data.score}
         </div>
         <div>
