@@ -135,7 +135,8 @@ export interface DkimSignatureResult {
 }
 
 export interface BulkSenderCheck {
-  id: 'list-unsubscribe-https' | 'list-unsubscribe-one-click' | 'list-unsubscribe-signed';
+  /** `visible-unsubscribe` only for mail that looks like marketing (List-Unsubscribe, List-Id or Precedence: bulk). */
+  id: 'list-unsubscribe-https' | 'list-unsubscribe-one-click' | 'list-unsubscribe-signed' | 'visible-unsubscribe';
   ok: boolean;
   message: string;
 }

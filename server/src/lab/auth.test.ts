@@ -114,10 +114,15 @@ describe('DKIM signing and GET /sandbox/emails/{id}/auth', () => {
       ['list-unsubscribe-https', true],
       ['list-unsubscribe-one-click', true],
       ['list-unsubscribe-signed', true],
+      ['visible-unsubscribe', false],
     ]);
     const bad = await send({ from: 'news@bulk.example', headers: { 'List-Unsubscribe': '<mailto:u@bulk.example>' } });
     const checks = (await server.api(`/sandbox/emails/${bad}/auth`)).body.data.bulk_sender;
-    expect(checks.map((c: { ok: boolean }) => c.ok)).toEqual([false, false, false]);
+    expect(checks.map((c: { ok: boolean }) => c.ok)).toEqual([false, false, false, false]);
+    const visible = await send({ from: 'news@bulk.example', body: '<p>News</p><p><a href="https://bulk.example/u">Abbestellen</a></p>', headers: { 'List-Unsubscribe': '<https://bulk.example/u>' } });
+    expect((await server.api(`/sandbox/emails/${visible}/auth`)).body.data.bulk_sender[3]).toEqual({ id: 'visible-unsubscribe', ok: true, message: 'The body shows an unsubscribe link or instruction.' });
+    const transactional = await send({ from: 'news@bulk.example' });
+    expect((await server.api(`/sandbox/emails/${transactional}/auth`)).body.data.bulk_sender).toHaveLength(3);
     expect(checks[0].message).toContain('no https URI');
   });
 

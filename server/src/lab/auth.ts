@@ -148,7 +148,7 @@ const aligned = (a: string, b: string) => {
   return a !== '' && b !== '' && org(a) === org(b);
 };
 
-export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: Buffer, emailId: string): Promise<AuthResult> {
+export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: Buffer, emailId: string, visibleText = ''): Promise<AuthResult> {
   const fromDomain = domainOf(row.from_address);
   const teamDomain = deps.domains.find(row.team_id, fromDomain) ?? null;
   const { raw, signer } = await receivedMessage(deps, row, stored);
@@ -210,7 +210,7 @@ export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: B
     dkim,
     spf,
     dmarc,
-    bulk_sender: bulkSenderChecks(headers, dkim),
+    bulk_sender: bulkSenderChecks(headers, dkim, visibleText),
     authentication_results: result.headers.trim(),
   };
 }
@@ -233,7 +233,7 @@ function summarize(s: { fromDomain: string; teamDomain: DomainRow | null; signer
 }
 
 /** Gmail's and Yahoo's 2024 bulk-sender rules: one-click unsubscribe (RFC 8058), signed. */
-export function bulkSenderChecks(headers: HeaderLine[], dkim: DkimSignatureResult[]): BulkSenderCheck[] {
+export function bulkSenderChecks(headers: HeaderLine[], dkim: DkimSignatureResult[], visibleText = ''): BulkSenderCheck[] {
   const get = (name: string) => headers.find((h) => h.name.toLowerCase() === name)?.value ?? null;
   const unsubscribe = get('list-unsubscribe');
   const post = get('list-unsubscribe-post');
@@ -242,7 +242,7 @@ export function bulkSenderChecks(headers: HeaderLine[], dkim: DkimSignatureResul
   const signed = dkim.find((d) => d.result === 'pass' && d.aligned);
   const signedNames = new Set((signed?.signed_headers ?? []).map((h) => h.toLowerCase()));
   const coversBoth = signedNames.has('list-unsubscribe') && signedNames.has('list-unsubscribe-post');
-  return [
+  const checks: BulkSenderCheck[] = [
     {
       id: 'list-unsubscribe-https',
       ok: Boolean(https),
@@ -259,4 +259,12 @@ export function bulkSenderChecks(headers: HeaderLine[], dkim: DkimSignatureResul
       message: !signed ? 'No passing DKIM signature aligned with From covers the unsubscribe headers.' : coversBoth ? `The DKIM signature of ${signed.domain} covers List-Unsubscribe and List-Unsubscribe-Post.` : 'The DKIM signature does not cover both List-Unsubscribe and List-Unsubscribe-Post (RFC 8058 §4 wants both signed).',
     },
   ];
+  // Marketing-looking mail should also let a reader unsubscribe from the body (Gmail's sender guidelines).
+  if (unsubscribe !== null || get('list-id') !== null || /^(bulk|list)$/i.test(get('precedence') ?? '')) {
+    const visible = VISIBLE_UNSUBSCRIBE.test(visibleText);
+    checks.push({ id: 'visible-unsubscribe', ok: visible, message: visible ? 'The body shows an unsubscribe link or instruction.' : 'This looks like bulk mail but the body shows no way to unsubscribe: Gmail asks for a clearly visible one too.' });
+  }
+  return checks;
 }
+
+const VISIBLE_UNSUBSCRIBE = /unsubscribe|opt[- ]out|abmelden|abbestellen|désabonner|désinscri|darse de baja|cancelar (?:la )?suscripci|disiscriviti|afmelden|отписаться|退订|取消订阅|配信停止|登録解除|수신 ?거부/i;

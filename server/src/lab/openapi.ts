@@ -42,7 +42,7 @@ export function labPaths(): Record<string, unknown> {
     dkim: list(obj({ result: verdict, domain: str, selector: str, algorithm: str, signature: str, body_hash: str, computed_body_hash: str, body_hash_matches: { type: ['boolean', 'null'] }, signed_headers: list(str), aligned: bool, comment: str })),
     spf: obj({ result: verdict, mail_from: str, domain: str, ip: str, comment: str }),
     dmarc: obj({ result: verdict, from_domain: str, policy: { type: ['string', 'null'] }, aligned_dkim: bool, aligned_spf: bool, comment: str }),
-    bulk_sender: list(obj({ id: { type: 'string', enum: ['list-unsubscribe-https', 'list-unsubscribe-one-click', 'list-unsubscribe-signed'] }, ok: bool, message: str })),
+    bulk_sender: list(obj({ id: { type: 'string', enum: ['list-unsubscribe-https', 'list-unsubscribe-one-click', 'list-unsubscribe-signed', 'visible-unsubscribe'] }, ok: bool, message: str })),
     authentication_results: str,
   });
   return {

@@ -10,6 +10,7 @@ import { htmlCheck } from './html-check.js';
 import { FilterError, MAX_SCAN_BYTES, NOT_CONFIGURED, parseHostPort, rspamd, spamassassin, type SpamBackend } from './spam.js';
 import { checkLinks, LINK_CHECK_DEFAULTS, linkTargets } from './link-check.js';
 import { authenticateEmail, receivedMessage } from './auth.js';
+import { htmlText } from '../sandbox/html.js';
 
 /**
  * The mail-quality lab under /sandbox/emails/{id} (CONTRACT §9): html-check, spam,
@@ -102,7 +103,10 @@ export function labRouter(services: Services): Router {
 
   router.get('/:id/auth', async (req, res) => {
     const row = emailParam(services, req);
-    const data = await authenticateEmail({ domains, config }, row, stored(row).raw, ids.encode(row.id));
+    const body = stored(row);
+    // The reader's view of the body (for the visible-unsubscribe check): the text part, else the HTML's text.
+    const visible = (body.text || htmlText(body.html)).slice(0, 1024 * 1024);
+    const data = await authenticateEmail({ domains, config }, row, body.raw, ids.encode(row.id), visible);
     res.json({ status: 200, message: data.summary, data });
   });
   router.all('/:id/auth', methodNotAllowed(['GET']));
