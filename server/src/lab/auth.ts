@@ -57,7 +57,8 @@ const SIGNED_CACHE_SIZE = 64;
 export async function receivedMessage(deps: Pick<AuthDeps, 'domains'>, row: EmailRow, raw: Buffer): Promise<{ raw: Buffer; signer: DomainRow | null }> {
   const signer = signingDomain(deps, row);
   if (!signer) return { raw, signer: null };
-  const key = `${row.id}:${row.size}:${signer.id}`;
+  // Ids can be reused after a reset: the creation time and the selector (new per identity) tell emails and keys apart.
+  const key = `${row.id}:${row.created_at}:${row.size}:${signer.selector}`;
   let signed = signedCache.get(key);
   if (!signed) {
     const [, { dkimSign }] = await mailauth();

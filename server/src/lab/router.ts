@@ -57,7 +57,8 @@ export function labRouter(services: Services): Router {
   const backend = spamBackend(config);
   const htmlChecks = new ResultCache<HtmlCheckResult>();
   const spamChecks = new ResultCache<SpamResult & { configured: true }>();
-  const cacheKey = (row: EmailRow) => `${row.id}:${row.message_id}:${row.size}`;
+  // Ids can be reused after a reset; with the creation time a key names one stored message.
+  const cacheKey = (row: EmailRow) => `${row.id}:${row.created_at}:${row.message_id}:${row.size}`;
   const stored = (row: EmailRow) => emails.body(row.id) ?? { text: '', html: '', raw: Buffer.alloc(0) };
 
   router.get('/:id/html-check', async (req, res) => {
