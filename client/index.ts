@@ -11,6 +11,7 @@
 import type { Email, SendResponse } from '../shared/email.js';
 import type { DomainIdentity } from '../shared/domain.js';
 import type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput } from '../shared/webhooks.js';
+import type { AuthResult, HtmlCheckResult, LinkCheckResult, SpamResult } from '../shared/lab.js';
 import type {
   ChaosRates,
   ChaosSettings,
@@ -34,6 +35,7 @@ export type { BulkAction, BulkRequest, BulkResult, EmailsChanged, TagCount } fro
 export type { Email, EmailLogEntry, EmailStatus } from '../shared/email.js';
 export type { DomainIdentity, DnsRecord, DomainStatus } from '../shared/domain.js';
 export type { Webhook, WebhookAttempt, WebhookDetail, WebhookInput, WebhookPayload } from '../shared/webhooks.js';
+export type { AuthResult, HtmlCheckResult, LinkCheckResult, SpamResult } from '../shared/lab.js';
 
 export interface SendboxClientOptions {
   /** Where sendbox listens, e.g. `http://127.0.0.1:8025`. */
@@ -333,6 +335,16 @@ export function createSendboxClient(options: SendboxClientOptions) {
     },
     /** One action on many emails (by `ids`, or every match of `q`) in one transaction. */
     bulk: (request: BulkRequest) => data<BulkResult>('POST', '/sandbox/emails/bulk', { body: { ...request, team_id: request.team_id ?? (request.q !== undefined ? options.teamId : undefined) } }),
+    // The mail-quality lab (CONTRACT §9).
+    /** HTML and CSS client compatibility from caniemail's data, worst features first. */
+    htmlCheck: (id: string) => data<HtmlCheckResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/html-check`),
+    /** The spam filter's score (`configured: false` when sendbox runs without --spamassassin / --rspamd). */
+    spam: (id: string) => data<SpamResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/spam`),
+    /** Fetches the email's links and images now (bounded: `maxLinks`, default 30). */
+    linkCheck: (id: string, linkOptions: { maxLinks?: number } = {}) =>
+      data<LinkCheckResult>('POST', `/sandbox/emails/${encodeURIComponent(id)}/link-check`, { body: linkOptions.maxLinks === undefined ? {} : { max_links: linkOptions.maxLinks } }),
+    /** DKIM, SPF and DMARC as a receiver would see them, plus the bulk-sender unsubscribe checks. */
+    auth: (id: string) => data<AuthResult>('GET', `/sandbox/emails/${encodeURIComponent(id)}/auth`),
   };
 }
 

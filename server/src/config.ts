@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { parseDnsServer } from './dns-server.js';
 import { relaySettingsProblem } from './relay/settings.js';
 import { parseMaxAge } from './emails/retention.js';
+import { parseHostPort } from './lab/spam.js';
 
 /**
  * Every setting is declared once here: its flag, its environment twin, its default
@@ -54,6 +55,10 @@ export const SETTINGS = {
   relayTls: { flag: 'relay-tls', kind: 'string', default: 'auto', help: 'STARTTLS to an smtp:// relay: auto (when offered), required or off' },
   relayInsecure: { flag: 'relay-insecure', kind: 'bool', default: false, help: 'accept a relay\'s self-signed or otherwise unverifiable certificate' },
   relayAuto: { flag: 'relay-auto', kind: 'string', default: undefined, help: 'auto-release: every captured email is released to its recipients matching these globs (within --relay-allow)' },
+  spamassassin: { flag: 'spamassassin', kind: 'string', default: undefined, help: 'score emails with a running SpamAssassin spamd at host:port (GET /sandbox/emails/{id}/spam)' },
+  rspamd: { flag: 'rspamd', kind: 'string', default: undefined, help: 'score emails with rspamd\'s HTTP API at this URL instead, e.g. http://127.0.0.1:11333' },
+  linkCheck: { flag: 'link-check', kind: 'bool', default: true, help: 'let POST /sandbox/emails/{id}/link-check fetch an email\'s links (only when asked; --no-link-check forbids it)' },
+  linkCheckTimeoutMs: { flag: 'link-check-timeout-ms', kind: 'int', default: 5000, help: 'a checked link without an answer in this time fails' },
   logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
 } satisfies Record<string, Setting>;
 
@@ -153,6 +158,9 @@ function validate(config: Config): void {
   if (config.dnsServer !== undefined && !parseDnsServer(config.dnsServer)) fail('dnsServer', `must be host[:port] (IPv6: [addr]:port), got "${config.dnsServer}"`);
   if (config.dnsTimeoutMs < 1) fail('dnsTimeoutMs', 'must be at least 1');
   if (config.webhookTimeoutMs < 1) fail('webhookTimeoutMs', 'must be at least 1');
+  if (config.spamassassin !== undefined && !parseHostPort(config.spamassassin, 783)) fail('spamassassin', `must be host:port of a spamd, got "${config.spamassassin}"`);
+  if (config.rspamd !== undefined && !/^https?:\/\/\S+$/.test(config.rspamd)) fail('rspamd', `must be an http(s) URL, got "${config.rspamd}"`);
+  if (config.linkCheckTimeoutMs < 1) fail('linkCheckTimeoutMs', 'must be at least 1');
   if (config.webhookUrl !== undefined && !/^https?:\/\/\S+$/.test(config.webhookUrl)) fail('webhookUrl', `must be an http(s) URL, got "${config.webhookUrl}"`);
 }
 

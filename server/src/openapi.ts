@@ -3,6 +3,7 @@ import { sendRequestSchema, listQuerySchema } from '../../shared/email.js';
 import { addDomainSchema } from '../../shared/domain.js';
 import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema, ruleSchema, chaosSettingsSchema, deliveryStateSchema, resetResultSchema, webhookSchema, webhookDetailSchema, webhookAttemptSchema, verificationScriptSchema, waitTimeoutSchema, deletedEmailSchema, clearedEmailsSchema } from '../../shared/responses.js';
 import { relayInfoSchema, releaseRequestSchema, releaseResultSchema } from '../../shared/release.js';
+import { labPaths } from './lab/openapi.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests
@@ -76,6 +77,7 @@ export const sandboxPaths: Record<string, unknown> = {
   ...domainAndWebhookPaths(),
   ...emailAndScenarioPaths(),
   ...tagAndBulkPaths(),
+  ...labPaths(),
 };
 
 /** /sandbox/domains and /sandbox/webhooks (CONTRACT §5, §6). */

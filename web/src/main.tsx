@@ -5,6 +5,7 @@ import './styles/global.css';
 import './styles/layout.css';
 import './styles/inbox.css';
 import './styles/message.css';
+import './styles/lab.css';
 import './styles/pages.css';
 
 createRoot(document.getElementById('root')!).render(

@@ -1,5 +1,5 @@
 import type { EmailCheck, SandboxFile, SandboxHeader } from '../../../shared/sandbox.js';
-import { decodeEntities } from './html.js';
+import { decodeAttribute } from './html.js';
 
 /**
  * Lint findings for the inbox (CONTRACT §8 `checks`): things that work in the sandbox but
@@ -47,7 +47,7 @@ export function checkEmail(input: CheckInput): EmailCheck[] {
   const withoutAlt = images.filter((tag) => !/\balt\s*=/i.test(tag)).length;
   if (withoutAlt) add('image-without-alt', 'warning', `${plural(withoutAlt, 'image')} without alt text: screen readers and clients that block images show nothing.`);
 
-  const urls = [...html.matchAll(ATTRIBUTE_URLS)].map((m) => decodeEntities(m[3] ?? m[4] ?? m[5]).trim());
+  const urls = [...html.matchAll(ATTRIBUTE_URLS)].map((m) => decodeAttribute(m[3] ?? m[4] ?? m[5]).trim());
   for (const [, url] of input.text.matchAll(/(https?:\/\/[^\s<>"')\]]+)/gi)) urls.push(url);
   const hostOf = (url: string) => /^https?:\/\/(\[[^\]]*\]|[^/:?#]+)/i.exec(url)?.[1] ?? null;
   const local = [...new Set(urls.filter((u) => LOCAL_HOST.test(hostOf(u) ?? '')))];
@@ -56,7 +56,7 @@ export function checkEmail(input: CheckInput): EmailCheck[] {
   if (insecure.length) add('insecure-link', 'warning', `${plural(insecure.length, 'link or image', 'links or images')} over plain http${sample(insecure)}: clients warn about or block them.`);
 
   const cids = new Set(input.files.map((f) => f.content_id?.toLowerCase()).filter(Boolean));
-  const missing = [...new Set([...html.matchAll(/["'(]cid:([^"')\s]+)/gi)].map((m) => decodeEntities(m[1])))].filter((cid) => !cids.has(cid.toLowerCase()));
+  const missing = [...new Set([...html.matchAll(/["'(]cid:([^"')\s]+)/gi)].map((m) => decodeAttribute(m[1])))].filter((cid) => !cids.has(cid.toLowerCase()));
   if (missing.length) add('missing-inline-image', 'error', `The HTML refers to ${missing.map((c) => `cid:${c}`).join(', ')} but no attachment has that Content-ID.`);
 
   if (input.flags.unverified_sender) {

@@ -13,6 +13,10 @@ import { htmlText } from './html.js';
  * Before looking, URLs, addresses, dates, times, prices, percentages and phone numbers
  * are blanked out, and years need a code phrase: `© 2025`, `$1,299.00`, `CA 94105` or a
  * hex id inside a link are not codes.
+ *
+ * Code phrases are recognised in the languages most sign-in mail is sent in, not only
+ * English: "Ihr Bestätigungscode lautet 482913", "Votre code : 482913", "Tu código es
+ * 482913", "Код подтверждения: 482913", "验证码：482913", "認証コード 482913".
  */
 
 const KEYWORD = /\b(codes?|otp|one[- ]?time|pass ?codes?|pins?|verif\w*|security|tokens?|log[- ]?in|sign(?:ing)?[- ]?in|2fa|two[- ]factor|mfa|authenticat\w*|confirm\w*)\b/i;
@@ -21,6 +25,26 @@ const STRONG_LINE_END = /\b(?:code|passcode|otp|pin|token|password)\b[^.!?\n]{0,
 // The word before a number that says it is some other kind of number.
 const OTHER_NUMBER = /(?:#|\b(?:order|invoice|receipt|ticket|ref|reference|id|no|nr|number|account|acct|case|booking|tracking|customer|member|transaction|suite|ste|apt|unit|box|zip|postcode|ext|room|floor|version|build|model|serial|sku)\b\.?)[\s:]*$/i;
 const UNIT_AFTER = /^\s*(?:ms|milliseconds?|seconds?|secs?|minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|px|em|kb|mb|gb|tb|km|mi|miles?|points?|pts|credits?|users?|items?|emails?|messages?|times)\b/i;
+
+// The word for "code" (or PIN, password, one-time …) in other languages. Latin-script stems
+// also match at the end of a compound (Bestätigungscode, verificatiecode, inlogkode); the
+// CJK words need no boundary at all, since those scripts do not separate words.
+const INTL_COMPOUND = String.raw`\p{L}*(?:code|codes|kod|kode|koden|koodi|kood|kód|kodu|kodunuz)`;
+const INTL_WORD = String.raw`(?:código|codigo|codice|cod|κωδικός|κωδικό|код|кодом|пароль|парол|pin|tan|otp|passcode|contraseña|clave|senha|şifre|sifre|parola|hasło|jelszó|mot de passe|пін|пин|رمز|كود|קוד|कोड|ओटीपी|รหัส|mã)`;
+const INTL_CJK = String.raw`(?:验证码|驗證碼|校验码|校驗碼|动态码|動態碼|确认码|確認碼|认证码|認證碼|安全码|安全碼|登录码|登入碼|密码|密碼|口令|コード|認証番号|確認番号|暗証番号|パスコード|ワンタイムパスワード|인증번호|인증 ?코드|확인 ?코드|보안 ?코드|코드|인증 ?번호)`;
+// What a language puts between the word and the code: a colon, one short word ("lautet",
+// "es", "est", "是"), or a qualifier written in a non-English script or with accents
+// ("подтверждения", "de verificación"). One plain ASCII word at most, so English prose
+// such as "the code will expire in 2025" does not announce a code.
+const SEP = String.raw`[^\p{L}\p{N}\n]`;
+const SHORT_WORD = String.raw`(?:\p{L}{1,8}${SEP}{0,3})?`;
+const QUALIFIER = String.raw`(?:${SEP}{1,4}(?:(?:de|do|da|di|des|du|del) )?(?:\p{L}*[^\x00-\x7f\d\s]\p{L}*|(?:weryfik|verific|verifik|verifiz|potwierdz|bekraeft|vahvist|ellenorz|dogrul|jednoraz)\p{L}*)){1,2}`;
+const INTL_FILLER = String.raw`(?:${QUALIFIER})?${SEP}{0,4}${SHORT_WORD}`;
+const INTL_BEFORE = new RegExp(String.raw`(?:(?<![\p{L}\p{N}])(?:${INTL_COMPOUND}|${INTL_WORD})(?![\p{L}\p{N}])${INTL_FILLER}|${INTL_CJK}[^\p{N}\n]{0,6})$`, 'iu');
+const INTL_KEYWORD = new RegExp(String.raw`(?:(?<![\p{L}\p{N}])(?:${INTL_COMPOUND}|${INTL_WORD})(?![\p{L}\p{N}])|${INTL_CJK}|verifizier|bestätig|vérifi|verifica|подтвержд|weryfik|doğrula|验证|驗證|認証|確認|인증)`, 'iu');
+// Other kinds of number in those languages: an order, invoice, customer or phone number.
+const INTL_OTHER_NUMBER = /(?:bestell|rechnung|kunden|auftrag|commande|facture|client|pedido|factura|cliente|encomenda|ordine|fattura|заказ|сч[её]т|телефон|zamówieni|faktur|sipariş|fatura|订单|訂單|发票|發票|电话|電話|注文|請求書|電話番号|주문|송장|전화)\p{L}*[^\p{L}\p{N}\n]{0,12}(?:\p{L}{1,8}[^\p{L}\p{N}\n]{0,3})?$/iu;
+
 const TECH_TOKENS = /^(?:UTF8|UTF16|SHA\d+|MD5|H26[45]|MP[34]|IPV[46]|HTML5|CSS3|ES20\d\d|COVID19|B2B|B2C|24X7|1080P|720P|4K|X509|OAUTH2|HTTP2|WIN10|WIN11)$/i;
 
 const URL = /\b(?:https?:\/\/|www\.)[^\s<>"']+/gi;
@@ -68,12 +92,13 @@ function codesIn(input: string): string[] {
       const before = line.slice(0, match.index);
       const after = line.slice(match.index + token.length);
       const standalone = before.trim() === '' && /^[\s.!]*$/.test(after);
-      const strong = STRONG_BEFORE.test(before) || (standalone && previousAnnounces);
+      const intl = !STRONG_BEFORE.test(before) && INTL_BEFORE.test(before) && !INTL_OTHER_NUMBER.test(before) && !OTHER_NUMBER.test(before);
+      const strong = STRONG_BEFORE.test(before) || intl || (standalone && (previousAnnounces || INTL_BEFORE.test(lines[i - 1] ?? '')));
       const value = normalize(token);
       if (!plausible(value, strong)) continue;
       if (!strong && (OTHER_NUMBER.test(before) || UNIT_AFTER.test(after))) continue;
       const grouped = /^\d{3,4}[ -]\d/.test(token);
-      if (strong || (standalone && KEYWORD.test(nearby)) || (!grouped && KEYWORD.test(line) && looksLikeCode(value)) || (grouped && KEYWORD.test(line))) {
+      if (strong || (standalone && (KEYWORD.test(nearby) || INTL_KEYWORD.test(nearby))) || (!grouped && KEYWORD.test(line) && looksLikeCode(value)) || (grouped && KEYWORD.test(line))) {
         found.push(value);
       }
     }

@@ -76,3 +76,43 @@ describe('codes', () => {
     expect(extractCodes(text, '')).toEqual([]);
   });
 });
+
+describe('codes in other languages', () => {
+  it.each([
+    ['Ihr Bestätigungscode lautet 482913', '482913'],
+    ['Votre code : 482913', '482913'],
+    ['Tu código es 482913', '482913'],
+    ['Tu código de verificación es 482913.', '482913'],
+    ['Код подтверждения: 482913', '482913'],
+    ['验证码：482913', '482913'],
+    ['認証コード 482913', '482913'],
+    ['인증번호 [482913]', '482913'],
+    ['Uw verificatiecode is 482913', '482913'],
+    ['Il tuo codice di verifica è 482913', '482913'],
+    ['Twój kod weryfikacyjny to 482913', '482913'],
+    ['Ihr Bestätigungscode:\n\n482913\n', '482913'],
+    ['您的验证码为 482913，5分钟内有效。', '482913'],
+  ])('finds the code in %j', (text, value) => {
+    expect(extractCodes(text, '')).toEqual([{ value }]);
+  });
+
+  it.each([
+    'Ihre Bestellnummer lautet 482913.',
+    'Votre commande n° 482913 a été expédiée.',
+    'Su pedido 482913 ha sido enviado. Total: 59,90 €',
+    'Номер заказа: 482913',
+    '订单号：482913',
+    'ご注文番号 482913',
+    'Rufen Sie uns an: +49 30 1234567',
+    '© 2025 Beispiel GmbH, Musterstraße 12, 10115 Berlin',
+    'Preis: 1.299,00 €',
+    'The code will expire in 2025.',
+  ])('finds no code in %j', (text) => {
+    expect(extractCodes(text, '')).toEqual([]);
+  });
+
+  it('decodes every HTML5 named entity in links and text', () => {
+    const html = '<p>Gr&uuml;&szlig;e &rarr; caf&eacute;&hellip; &Bfr;</p><a href="https://x.test/?a=1&amp;b=2&copy=3">Caf&eacute; &rarr;</a>';
+    expect(extractLinks(html, '')).toEqual([{ href: 'https://x.test/?a=1&b=2&copy=3', text: 'Café →' }]);
+  });
+});

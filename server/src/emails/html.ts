@@ -1,6 +1,6 @@
-import { decodeEntities, htmlToText } from '../ingest/html-text.js';
+import { decodeAttribute, decodeEntities, htmlToText } from '../ingest/html-text.js';
 
-export { decodeEntities };
+export { decodeAttribute, decodeEntities };
 
 /**
  * Small HTML helpers for reading emails: entity decoding for attribute values, and a

@@ -1,5 +1,5 @@
 import type { SandboxLink } from '../../../shared/sandbox.js';
-import { decodeEntities, inlineText } from './html.js';
+import { decodeAttribute, inlineText } from './html.js';
 
 /**
  * The http(s) links of an email (CONTRACT §6 "Read"), in reading order: the HTML part's
@@ -42,9 +42,9 @@ export function extractLinks(html: string, text: string): SandboxLink[] {
   for (const [, attributes, inner] of html.matchAll(ANCHOR)) {
     const match = HREF.exec(attributes);
     if (!match) continue;
-    const href = decodeEntities(match[1] ?? match[2] ?? match[3]).trim();
+    const href = decodeAttribute(match[1] ?? match[2] ?? match[3]).trim();
     const alt = IMG_ALT.exec(inner);
-    add(href, inlineText(inner) || (alt ? decodeEntities(alt[1] ?? alt[2]).trim() : ''));
+    add(href, inlineText(inner) || (alt ? decodeAttribute(alt[1] ?? alt[2]).trim() : ''));
   }
   for (const [url] of text.matchAll(TEXT_URL)) {
     const href = trimProse(url);

@@ -54,3 +54,13 @@ describe('htmlToText with characters whose case folding changes length', () => {
     expect(htmlToText('<p>İstanbul İİİ</p><STYLE>x</STYLE><A HREF="https://x.test">Ünïcode</A>')).toBe('İstanbul İİİ\n\nÜnïcode [https://x.test]');
   });
 });
+
+describe('entities', () => {
+  it('decodes every HTML5 named entity, not only a common few', () => {
+    expect(htmlToText('<p>Gr&uuml;&szlig;e aus K&ouml;ln &rarr; caf&eacute;&hellip; &Bfr; &frac12; &ne; &lambda;</p>')).toBe('Grüße aus Köln → café… 𝔅 ½ ≠ λ');
+  });
+
+  it('keeps a legacy entity name inside a link literal, as a browser does in attributes', () => {
+    expect(htmlToText('<a href="https://x.test/?a=1&copy=2&amp;b=3">Caf&eacute;</a>')).toBe('Café [https://x.test/?a=1&copy=2&b=3]');
+  });
+});

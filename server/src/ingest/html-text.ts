@@ -1,3 +1,5 @@
+import { decodeHTML, decodeHTMLAttribute } from 'entities';
+
 /**
  * The generated text part of an HTML email. A single linear scan (indexOf, no
  * backtracking regular expressions), so a 100 KB newsletter costs about a millisecond
@@ -14,28 +16,28 @@ const PARAGRAPH = new Set(['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'table', 'ul
 const LINE = new Set(['br', 'div', 'tr', 'li', 'section', 'article', 'header', 'footer', 'main', 'nav', 'aside', 'address', 'center', 'form', 'fieldset', 'dt', 'dd', 'figcaption', 'tbody', 'thead', 'tfoot', 'caption', 'body', 'html']);
 const CELL = new Set(['td', 'th']);
 
-const NAMED: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
-  ndash: '–', mdash: '—', rsquo: '’', lsquo: '‘', rdquo: '”', ldquo: '“', laquo: '«', raquo: '»', bull: '•',
-  middot: '·', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', deg: '°', times: '×', zwnj: '', zwj: '', shy: '',
-};
-
-/** Decodes named (common) and numeric character references. */
+/**
+ * Every HTML5 character reference (the 2 231 named ones, legacy names without the
+ * semicolon, numeric ones), decoded by `entities` as a browser would in text content.
+ */
 export function decodeEntities(value: string): string {
-  if (!value.includes('&')) return value;
-  return value.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]{2,8});/gi, (whole, ref: string) => {
-    if (ref[0] === '#') {
-      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
-      return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
-    }
-    return NAMED[ref.toLowerCase()] ?? whole;
-  });
+  return value.includes('&') ? decodeHTML(value) : value;
 }
+
+/**
+ * The same inside an attribute value, where a legacy name followed by `=` or a letter
+ * stays literal (HTML §13.2.5.73), so `?a=1&copy=2` in an href keeps its `&copy`.
+ */
+export function decodeAttribute(value: string): string {
+  return value.includes('&') ? decodeHTMLAttribute(value) : value;
+}
+
+const escapeAmpersands = (value: string) => value.replace(/&/g, '&amp;');
 
 /** `href="x"`, `href='x'` or `href=x` inside a tag's source. */
 function hrefOf(tag: string): string | null {
   const match = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(tag);
-  return match ? decodeEntities(match[1] ?? match[2] ?? match[3]).trim() : null;
+  return match ? decodeAttribute(match[1] ?? match[2] ?? match[3]).trim() : null;
 }
 
 // Structural line breaks are written as control characters while scanning, so one pass at
@@ -118,8 +120,9 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
         // it for every closing tag would make nested anchors quadratic).
         const label = out.length - anchor.start > 64 ? '…' : decodeEntities(out.slice(anchor.start).join('')).replace(/\s+/g, ' ').trim();
         const bare = href.replace(/^mailto:/i, '');
-        if (!label) out.push(bare);
-        else if (label !== href && label !== bare) out.push(` [${href}]`);
+        // The pieces are entity-decoded once more at the end: an already decoded href is re-escaped.
+        if (!label) out.push(escapeAmpersands(bare));
+        else if (label !== href && label !== bare) out.push(` [${escapeAmpersands(href)}]`);
       }
       continue;
     }
@@ -130,7 +133,9 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
   }
 
   // Only runs that change are replaced: single spaces (most of them) are left alone.
+  // A no-break space reads as a space in a plain-text part (layouts use &nbsp; for spacing).
   return decodeEntities(out.join('').replace(/[\t\r\n\f][ \t\r\n\f]*| [ \t\r\n\f]+/g, ' '))
+    .replace(/\u00a0/g, ' ')
     .split(BREAK)
     .map((line) => line.trim())
     .join('\n')

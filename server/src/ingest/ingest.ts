@@ -10,6 +10,7 @@ import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simul
 import { WriteBatcher } from './write-batcher.js';
 import { presentEmail } from '../emails/present.js';
 import { MAX_TAGS_PER_EMAIL, parseTagsHeader, uniqueTags } from '../../../shared/tags.js';
+import { decodeEntities } from './html-text.js';
 
 /**
  * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
@@ -224,7 +225,7 @@ export function snippet(content: string, isHtml = false): string {
   let folded = '';
   for (const window of [400, 4000]) {
     const head = content.slice(0, window);
-    folded = (isHtml ? head.replace(/<[^>]*>/g, ' ') : head).replace(/\s+/g, ' ').trim();
+    folded = (isHtml ? decodeEntities(head.replace(/<[^>]*>/g, ' ')) : head).replace(/\s+/g, ' ').trim();
     if (folded.length > 100 || content.length <= window) break;
   }
   if (folded.length <= 100) return folded;

@@ -9,6 +9,7 @@ import { waitHandler } from './wait.js';
 import { applySearch } from '../../emails/search.js';
 import { MAX_QUERY_LENGTH } from '../../../../shared/search.js';
 import { forceEventHandler } from './drive.js';
+import { receivedMessage } from '../../lab/auth.js';
 
 /** /sandbox/emails: every team's emails (CONTRACT §6): list, read, raw, attachments, read flag, delete, wait, drive. */
 export function sandboxEmailsRouter(services: Services): Router {
@@ -59,9 +60,10 @@ export function sandboxEmailsRouter(services: Services): Router {
   });
   router.all('/:id', methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
-  router.get('/:id/raw', (req, res) => {
+  router.get('/:id/raw', async (req, res) => {
     const row = emailParam(services, req);
-    const raw = emails.body(row.id)?.raw ?? Buffer.alloc(0);
+    // As a receiver gets it: with the DKIM-Signature of the team's domain (CONTRACT §9).
+    const { raw } = await receivedMessage(services, row, emails.body(row.id)?.raw ?? Buffer.alloc(0));
     res.set({
       'Content-Type': 'message/rfc822',
       'Content-Disposition': `attachment; filename="${ids.encode(row.id)}.eml"`,

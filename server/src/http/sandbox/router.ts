@@ -12,6 +12,7 @@ import { sandboxDomainsRouter } from './domains.js';
 import { sandboxWebhooksRouter } from './webhooks.js';
 import { sandboxRelayRouter, sandboxReleaseRouter } from './release.js';
 import { sandboxTaggingRouters } from './tags.js';
+import { labRouter } from './lab.js';
 
 /**
  * /sandbox: the control API for the inbox and test suites (not team-scoped).
@@ -28,6 +29,8 @@ export function sandboxRouter(services: Services, json: RequestHandler): Router 
   // GET, DELETE /; GET /wait; GET, PATCH, DELETE /:id; GET /:id/raw, /:id/attachments/:index; POST /:id/events;
   // PUT /:id/tags, POST /bulk; POST /:id/release
   router.use('/emails', tagging.emails);
+  // GET /:id/html-check, /:id/spam, /:id/auth; POST /:id/link-check (the mail-quality lab)
+  router.use('/emails', labRouter(services));
   router.use('/emails', sandboxReleaseRouter(services));
   router.use('/emails', sandboxEmailsRouter(services));
   // GET /; PUT, DELETE /:tag

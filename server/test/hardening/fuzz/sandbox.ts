@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { Base, EndpointSpec, FuzzContext } from './spec.js';
 import { encode, queryString } from './spec.js';
-import { extraKeys, invalidAddress, lineText, nastyString, nastyValue, objectOf, pollutionObject, validAddress, wrongType } from './values.js';
+import { extraKeys, invalidAddress, lineText, nastyString, nastyValue, objectOf, pollutionObject, RawJson, validAddress, wrongType } from './values.js';
 import { domainAddValid, idnDomain, invalidDomain, listInvalid, listValid, nastyId as anyNastyId, unusedDomain } from './v1.js';
 
 // Under /sandbox/emails, `wait` is a route of its own (GET answers it, other methods 405),
@@ -70,6 +70,9 @@ const waitInvalid: fc.Arbitrary<Base> = fc.oneof(
   fc.constantFrom('maybe', '2').map((v) => ({ method: 'GET', path: `/sandbox/emails/wait?timeout_ms=1&none=${v}`, expect: [400], kind: 'bad-param:none' })),
   badTeamId.map((t) => ({ method: 'GET', path: `/sandbox/emails/wait${queryString([['timeout_ms', '1'], ['team_id', t]])}`, expect: [400], kind: 'bad-param:team_id' })),
 );
+
+// A valid max_links (1–100), also when written as raw JSON text such as 0.1e1 or 1E2.
+const isMaxLinks = (v: unknown) => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 100;
 
 const sandboxId = (suffix: string, method = 'GET') => ({
   valid: (ctx: FuzzContext): fc.Arbitrary<Base> => fc.constantFrom(...ctx.ownIds, ...ctx.otherIds).map((id) => ({ method, path: `/sandbox/emails/${id}${suffix}`, expect: [200], kind: 'existing' })),
@@ -266,6 +269,32 @@ export const sandboxEndpoints: EndpointSpec[] = [
         fc.constantFrom(...ctx.ownIds).map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/events`, json: { type: 'open', url: 'https://x.test' }, expect: [422], kind: 'url-without-click' })),
         fc.tuple(fc.constantFrom(...ctx.ownIds), fc.constantFrom('__proto__', 'constructor', 'extra')).map(([id, k]) => ({ method: 'POST', path: `/sandbox/emails/${id}/events`, json: objectOf([['type', 'open'], [k, { polluted: true }]]), expect: [422], kind: 'unknown-field' })),
         nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/events`, json: { type: 'open' }, expect: [400, 404], kind: 'unknown-id' })),
+      ),
+  },
+  // The mail-quality lab (CONTRACT §9). No spam filter is configured in the fuzz servers: /spam answers that plainly.
+  { name: 'GET /sandbox/emails/{id}/html-check', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/html-check') },
+  { name: 'GET /sandbox/emails/{id}/spam', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/spam') },
+  { name: 'GET /sandbox/emails/{id}/auth', api: 'sandbox', group: 'mail', body: 'none', ...sandboxId('/auth') },
+  {
+    name: 'POST /sandbox/emails/{id}/link-check',
+    api: 'sandbox',
+    group: 'mail',
+    body: 'optional',
+    // A fresh email without links: the fuzzer must not make sendbox fetch anything.
+    valid: () =>
+      fc.oneof(fc.constant({}), fc.record({ max_links: fc.integer({ min: 1, max: 100 }) })).map((json) => ({
+        method: 'POST',
+        path: '/sandbox/emails/pending/link-check',
+        json,
+        expect: [200],
+        kind: 'valid',
+        prepare: async (ctx) => ({ path: `/sandbox/emails/${await ctx.sendEmail({ body: 'No links in here.' })}/link-check` }),
+      })),
+    invalid: (ctx) =>
+      fc.oneof(
+        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.oneof(wrongType.filter((v) => !isMaxLinks(v instanceof RawJson ? Number(v.text) : v)), fc.constantFrom<unknown>(0, 101, -1, 1.5, '10'))).map(([id, max_links]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: { max_links }, expect: [422], kind: 'bad-field:max_links' })),
+        fc.tuple(fc.constantFrom(...ctx.ownIds), fc.constantFrom('__proto__', 'constructor', 'urls')).map(([id, k]) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: objectOf([[k, 1]]), expect: [422], kind: 'unknown-field' })),
+        nastyId.map((id) => ({ method: 'POST', path: `/sandbox/emails/${id}/link-check`, json: {}, expect: [400, 404], kind: 'unknown-id' })),
       ),
   },
   {

@@ -8,13 +8,17 @@ import { AttachmentsPanel } from './panels/attachments-panel';
 import { DeliveryPanel } from './panels/delivery-panel';
 import { LinksPanel } from './panels/links-panel';
 import { ChecksPanel } from './panels/checks-panel';
+import { CompatPanel } from './panels/compat-panel';
+import { SpamPanel } from './panels/spam-panel';
+import { LinkCheckPanel } from './panels/link-check-panel';
+import { AuthPanel } from './panels/auth-panel';
 
-export const MESSAGE_TABS = ['html', 'text', 'source', 'headers', 'attachments', 'delivery', 'links', 'checks'] as const;
+export const MESSAGE_TABS = ['html', 'text', 'source', 'headers', 'attachments', 'delivery', 'links', 'checks', 'compatibility', 'spam', 'link-check', 'auth'] as const;
 export type MessageTab = (typeof MESSAGE_TABS)[number];
 
 export const isMessageTab = (value: string | null): value is MessageTab => (MESSAGE_TABS as readonly string[]).includes(value ?? '');
 
-/** The eight views of one email; HTML first when there is HTML, else the text. */
+/** The views of one email, then the quality lab's four checks; HTML first when there is HTML, else the text. */
 export function MessageTabs({ email, tab, onTab }: { email: SandboxEmail; tab: MessageTab | null; onTab: (tab: MessageTab) => void }) {
   const hasHtml = email.metadata.html.trim() !== '';
   const selected: MessageTab = tab ?? (hasHtml ? 'html' : 'text');
@@ -28,6 +32,10 @@ export function MessageTabs({ email, tab, onTab }: { email: SandboxEmail; tab: M
     { key: 'delivery', label: 'Delivery' },
     { key: 'links', label: 'Links & codes', count: email.links.length + email.codes.length },
     { key: 'checks', label: 'Checks', count: email.checks.length, tone: worst },
+    { key: 'compatibility', label: 'Compatibility' },
+    { key: 'spam', label: 'Spam' },
+    { key: 'link-check', label: 'Link check' },
+    { key: 'auth', label: 'Authentication' },
   ];
   return (
     <div className="message-tabs">
@@ -56,5 +64,13 @@ function Panel({ email, tab }: { email: SandboxEmail; tab: MessageTab }) {
       return <LinksPanel email={email} />;
     case 'checks':
       return <ChecksPanel email={email} />;
+    case 'compatibility':
+      return <CompatPanel id={email.id} />;
+    case 'spam':
+      return <SpamPanel id={email.id} />;
+    case 'link-check':
+      return <LinkCheckPanel id={email.id} linkCount={email.links.length} />;
+    case 'auth':
+      return <AuthPanel id={email.id} />;
   }
 }

@@ -1,0 +1,185 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../../test/harness.js';
+import { createServer as createHttpServer } from 'node:http';
+import { parseSpamdReply } from './spam.js';
+
+/**
+ * A real SpamAssassin: Debian's spamd (package `spamd`, rules from `spamassassin`) on a
+ * loopback port, with network tests off (-L), no per-user config (-x), running as nobody
+ * with a throwaway home. If spamd is not installed this file fails: it never skips.
+ */
+
+const GTUBE = 'XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function startSpamd(): Promise<{ port: number; stop: () => Promise<void> }> {
+  const home = mkdtempSync(join(tmpdir(), 'sendbox-spamd-'));
+  chmodSync(home, 0o777);
+  const port = await freePort();
+  const child: ChildProcess = spawn('spamd', ['-L', '-x', '-u', 'nobody', '-H', home, `--listen=127.0.0.1:${port}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(home, 'pid')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  // Ready when spamd says it listens; a spawn error or an early exit fails the test with spamd's own words.
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', (error) => reject(new Error(`spamd could not start (${error.message}): install Debian's spamd and spamassassin packages`)));
+    child.once('exit', (code) => reject(new Error(`spamd exited with ${code}: ${log}`)));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      log += chunk.toString();
+      if (log.includes('server started on')) resolve();
+    });
+  });
+  return {
+    port,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('GET /sandbox/emails/{id}/spam with a real spamd', () => {
+  let spamd: { port: number; stop: () => Promise<void> };
+  let server: TestServer;
+  beforeAll(async () => {
+    spamd = await startSpamd();
+    server = await startServer(['--spamassassin', `127.0.0.1:${spamd.port}`]);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await spamd?.stop();
+  });
+
+  const send = async (subject: string, body: string) => {
+    const res = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { from: 'Acme <news@acme.test>', to: 'jane@example.com', subject, body } });
+    return res.body.data[0].email_id as string;
+  };
+
+  it('scores GTUBE as spam, with the GTUBE rule and its description', async () => {
+    const id = await send('Test', `This is the GTUBE test string.\n\n${GTUBE}\n`);
+    const res = await server.api(`/sandbox/emails/${id}/spam`);
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data).toMatchObject({ configured: true, backend: 'spamassassin', server: `127.0.0.1:${spamd.port}`, verdict: 'spam', threshold: 5, cached: false });
+    expect(data.score).toBeGreaterThanOrEqual(1000);
+    expect(data.rules[0]).toEqual({ name: 'GTUBE', score: 1000, description: 'BODY: Generic Test for Unsolicited Bulk Email' });
+  }, 60_000);
+
+  it('scores a clean transactional message as not spam, and answers the second time from the cache', async () => {
+    const id = await send('Your receipt', 'Hi Jane,\n\nthanks for your order. Your receipt is attached to your account page.\n\nAcme');
+    const first = await server.api(`/sandbox/emails/${id}/spam`);
+    expect(first.body.data).toMatchObject({ configured: true, verdict: 'not-spam', cached: false });
+    expect(first.body.data.score).toBeLessThan(first.body.data.threshold);
+    const second = await server.api(`/sandbox/emails/${id}/spam`);
+    expect(second.body.data).toEqual({ ...first.body.data, cached: true });
+  }, 60_000);
+});
+
+describe('spam without a filter, or with one that is down', () => {
+  let server: TestServer;
+  let down: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+    down = await startServer(['--spamassassin', `127.0.0.1:${await freePort()}`]);
+  });
+  afterAll(async () => {
+    await server.close();
+    await down.close();
+  });
+
+  it('says plainly that no filter is configured and names the flag', async () => {
+    const sent = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { to: 'jane@example.com', subject: 'x', body: 'hello' } });
+    const res = await server.api(`/sandbox/emails/${sent.body.data[0].email_id}/spam`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ configured: false, message: expect.stringContaining('--spamassassin host:port') });
+  });
+
+  it('answers 502 naming the filter when spamd cannot be reached', async () => {
+    const sent = await down.api('/v1/send', { method: 'POST', key: 'spam-key', json: { to: 'jane@example.com', subject: 'x', body: 'hello' } });
+    const res = await down.api(`/sandbox/emails/${sent.body.data[0].email_id}/spam`);
+    expect(res.status).toBe(502);
+    expect(res.body).toEqual({ status: 502, message: expect.stringMatching(/^SpamAssassin at 127\.0\.0\.1:\d+ could not be reached \(ECONNREFUSED\)$/) });
+  });
+});
+
+describe('parseSpamdReply', () => {
+  it('reads the score, threshold and every rule, joining wrapped descriptions', () => {
+    const reply = [
+      'SPAMD/1.1 0 EX_OK',
+      'Content-length: 400',
+      'Spam: False ; 1.2 / 5.0',
+      '',
+      'Content analysis details:   (1.2 points, 5.0 required)',
+      '',
+      ' pts rule name              description',
+      '---- ---------------------- --------------------------------------------------',
+      ' 0.0 HTML_MESSAGE           BODY: HTML included in message',
+      ' 1.2 MIME_HTML_ONLY         BODY: Message only has text/html MIME parts which',
+      '                            are long',
+      '-0.1 DKIM_VALID             Message has at least one valid DKIM or DK signature',
+      '',
+    ].join('\r\n');
+    expect(parseSpamdReply(reply)).toEqual({
+      score: 1.2,
+      threshold: 5,
+      verdict: 'not-spam',
+      rules: [
+        { name: 'MIME_HTML_ONLY', score: 1.2, description: 'BODY: Message only has text/html MIME parts which are long' },
+        { name: 'HTML_MESSAGE', score: 0, description: 'BODY: HTML included in message' },
+        { name: 'DKIM_VALID', score: -0.1, description: 'Message has at least one valid DKIM or DK signature' },
+      ],
+    });
+  });
+});
+
+describe('GET /sandbox/emails/{id}/spam with --rspamd', () => {
+  // rspamd is not packaged for the CI image: a local HTTP server speaks its /checkv2 protocol (the JSON rspamd documents).
+  let rspamd: ReturnType<typeof createHttpServer>;
+  let server: TestServer;
+  const received: { path: string; body: string }[] = [];
+  beforeAll(async () => {
+    rspamd = createHttpServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString()));
+      req.on('end', () => {
+        received.push({ path: req.url ?? '', body });
+        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({
+          is_skipped: false, score: 16.2, required_score: 15, action: 'reject',
+          symbols: { GTUBE: { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' }, MISSING_DATE: { name: 'MISSING_DATE', score: 1.2, options: ['no Date'] } },
+        }));
+      });
+    });
+    await new Promise<void>((resolve) => rspamd.listen(0, '127.0.0.1', resolve));
+    server = await startServer(['--rspamd', `http://127.0.0.1:${(rspamd.address() as { port: number }).port}`]);
+  });
+  afterAll(async () => {
+    await server.close();
+    rspamd.closeAllConnections();
+    await new Promise((resolve) => rspamd.close(resolve));
+  });
+
+  it('posts the raw message to /checkv2 and maps score, threshold, action and symbols', async () => {
+    const sent = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { to: 'jane@example.com', subject: 'rspamd', body: GTUBE } });
+    const res = await server.api(`/sandbox/emails/${sent.body.data[0].email_id}/spam`);
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ configured: true, backend: 'rspamd', score: 16.2, threshold: 15, verdict: 'spam', action: 'reject', cached: false });
+    expect(res.body.data.rules).toEqual([
+      { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' },
+      { name: 'MISSING_DATE', score: 1.2, description: '(no Date)' },
+    ]);
+    expect(received[0].path).toBe('/checkv2');
+    expect(received[0].body).toContain('Subject: rspamd');
+  });
+});
