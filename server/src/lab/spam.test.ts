@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { createServer as createHttpServer } from 'node:http';
 import { parseSpamdReply } from './spam.js';
+
+/** spamd lives in /usr/sbin on Debian, which a non-root PATH may lack; SPAMD_PATH overrides. */
+const SPAMD = process.env.SPAMD_PATH ?? (existsSync('/usr/sbin/spamd') ? '/usr/sbin/spamd' : 'spamd');
 
 /**
  * A real SpamAssassin: Debian's spamd (package `spamd`, rules from `spamassassin`) on a
@@ -28,7 +31,7 @@ async function startSpamd(): Promise<{ port: number; stop: () => Promise<void> }
   const home = mkdtempSync(join(tmpdir(), 'sendbox-spamd-'));
   chmodSync(home, 0o777);
   const port = await freePort();
-  const child: ChildProcess = spawn('spamd', ['-L', '-x', '-u', 'nobody', '-H', home, `--listen=127.0.0.1:${port}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(home, 'pid')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(SPAMD, ['-L', '-x', '-u', 'nobody', '-H', home, `--listen=127.0.0.1:${port}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(home, 'pid')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   // Ready when spamd says it listens; a spawn error or an early exit fails the test with spamd's own words.
   await new Promise<void>((resolve, reject) => {
