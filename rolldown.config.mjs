@@ -1,6 +1,3 @@
-  // swagger-ui-dist is only files that /docs serves, found through require.resolve at start.
-  external: ['better-sqlite3', 'mailparser', 'selfsigned', 'prom-client', 'swagger-ui-dist', /^mailauth(\/|$)/, '@playwright/test', /^node:/],
-  output: { dir: 'dist', format: 'esm', entryFileNames: '[name].mjs', chunkFileNames: 'server-[hash].mjs', sourcemap: true },
 export default {
   input: {
     sendbox: 'dist/server/src/main.js',

@@ -91,7 +91,7 @@ describe('release through --relay', () => {
     [{}, 422, 'to'],
     [{ to: [] }, 422, 'to'],
     [{ to: ['not an address'] }, 422, 'to.0'],
-    [{ to: ['a@example.com'], cc: ['b@example.com'] }, 422, ''],
+    [{ to: ['a@example.com'], cc: ['b@example.com'] }, 422, 'cc'],
     [{ to: Array.from({ length: 51 }, (_, i) => `u${i}@example.com`) }, 422, 'to'],
   ])('validates the body %j → %i', async (body, status, field) => {
     const id = await send(server, ['alice@example.com'], 'x');
@@ -136,7 +136,7 @@ describe('release is opt-in', () => {
     [['--relay', 'smtp://h', '--relay-allow', 'a[b]@x.test'], '--relay-allow: "a[b]@x.test" only * and ? are supported as wildcards ([ ] { } are not)'],
     [['--relay', 'smtp://h', '--relay-tls', 'maybe'], '--relay-tls must be auto, required or off, got "maybe"'],
   ])('refuses %j at start without printing the password', (argv, message) => {
-    expect(() => loadConfig(argv, {})).toThrow(new ConfigError(message));
+    expect(() => loadConfig(argv, {})).toThrow(expect.objectContaining({ name: 'ConfigError', message }));
   });
 });
 
