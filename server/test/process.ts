@@ -13,9 +13,13 @@ export interface Running {
   exited: Promise<number | null>;
 }
 
-/** Spawns sendbox (the built CLI by default) and resolves once it prints its ready line. */
-export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = MAIN, timeoutMs = 20_000): Promise<Running> {
-  const child = spawn(process.execPath, [entry, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Spawns sendbox (the built CLI by default) and resolves once it prints its ready line.
+ * `executable`: run `entry` itself (an installed bin, through its shebang) rather than with node.
+ */
+export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = MAIN, timeoutMs = 20_000, cwd = ROOT, executable = false): Promise<Running> {
+  const [command, argv] = executable ? [entry, args] : [process.execPath, [entry, ...args]];
+  const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
