@@ -11,15 +11,23 @@ export interface Running {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<number | null>;
+  /** Resolves when every process holding sendbox's stdout has exited (npx, its shell and sendbox). */
+  outputClosed: Promise<void>;
 }
 
-/**
- * Spawns sendbox (the built CLI by default) and resolves once it prints its ready line.
- * `executable`: run `entry` itself (an installed bin, through its shebang) rather than with node.
- */
-export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = MAIN, timeoutMs = 20_000, cwd = ROOT, executable = false): Promise<Running> {
-  const [command, argv] = executable ? [entry, args] : [process.execPath, [entry, ...args]];
-  const child = spawn(command, argv, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export interface SpawnOptions {
+  cwd?: string;
+  /** Run `entry` itself (an installed bin, through its shebang, or `npx`) rather than with node. */
+  executable?: boolean;
+  /** In a process group of its own, so the test can signal the group as a terminal's Ctrl-C does. */
+  detached?: boolean;
+}
+
+/** Spawns sendbox (the built CLI by default) and resolves once it prints its ready line. */
+export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry = MAIN, timeoutMs = 20_000, options: SpawnOptions = {}): Promise<Running> {
+  const [command, argv] = options.executable ? [entry, args] : [process.execPath, [entry, ...args]];
+  const child = spawn(command, argv, { cwd: options.cwd ?? ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: options.detached });
+  const outputClosed = new Promise<void>((resolve) => child.stdout!.once('close', () => resolve()));
   let out = '';
   let err = '';
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -31,7 +39,7 @@ export function spawnSendbox(args: string[], env: NodeJS.ProcessEnv = {}, entry 
       const match = /sendbox ready {2}(http:\/\/\S+) {2}smtp:\/\/\S+:(\d+) {2}db /.exec(out);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, httpUrl: match[1], smtpPort: Number(match[2]), stdout: () => out, stderr: () => err, exited });
+        resolve({ child, httpUrl: match[1], smtpPort: Number(match[2]), stdout: () => out, stderr: () => err, exited, outputClosed });
       }
     });
     exited.then((code) => {

@@ -108,7 +108,7 @@ describe('the packed package, installed into an empty project', () => {
 
   const bin = () => join(project, 'node_modules', '.bin', 'sendbox');
   const start = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
-    const r = await spawnSendbox(args, env, bin(), 30_000, project, true);
+    const r = await spawnSendbox(args, env, bin(), 30_000, { cwd: project, executable: true });
     running.push(r);
     return r;
   };
@@ -143,11 +143,23 @@ describe('the packed package, installed into an empty project', () => {
     expect(help.stdout).toContain('SENDBOX_SMTP_PORT');
   });
 
+  it('`npx sendbox --port 0 --smtp-port 0 --db :memory:` serves, and stops on SIGTERM', async () => {
+    const sb = await spawnSendbox(['--no-install', 'sendbox', '--port', '0', '--smtp-port', '0', '--db', ':memory:'], {}, 'npx', 30_000, { cwd: project, executable: true, detached: true });
+    running.push(sb);
+    expect(sb.stdout()).toContain('db :memory:');
+    expect(await (await fetch(`${sb.httpUrl}/sandbox/health`)).json()).toMatchObject({ data: { ok: true, emails: 0 } });
+    // As Ctrl-C in a terminal (or a test runner's web-server teardown) does: the whole group.
+    // npm alone would end by the signal and leave sendbox running (npm does not pass it on).
+    process.kill(-sb.child.pid!, 'SIGTERM');
+    await sb.outputClosed;
+    await expect(fetch(`${sb.httpUrl}/sandbox/health`)).rejects.toThrow();
+  });
+
   it('`npm i -g sendbox` puts a working `sendbox` on the PATH', async () => {
     const env = { ...process.env, PATH: `${join(global, 'bin')}:${process.env.PATH}` };
     const version = await run('sendbox', ['--version'], { cwd: work, env });
     expect(version.stdout.trim()).toBe(rootPackage.version);
-    const sb = await spawnSendbox(['--port', '0', '--smtp-port', '0', '--db', ':memory:'], {}, join(global, 'bin', 'sendbox'), 30_000, work, true);
+    const sb = await spawnSendbox(['--port', '0', '--smtp-port', '0', '--db', ':memory:'], {}, join(global, 'bin', 'sendbox'), 30_000, { cwd: work, executable: true });
     running.push(sb);
     expect((await fetch(`${sb.httpUrl}/sandbox/health`)).status).toBe(200);
     await stop(sb);
@@ -325,7 +337,7 @@ describe('the packed package, installed into an empty project', () => {
       // The image's variables, with ports picked by the OS and /data moved here; a shared host's
       // settings as compose.yaml and the README suggest them.
       const env = { ...envOf(final), SENDBOX_PORT: '0', SENDBOX_SMTP_PORT: '0', SENDBOX_DB: join(data, 'sendbox.db'), SENDBOX_ALLOWED_HOSTS: 'localhost,sendbox', SENDBOX_UI_AUTH: 'team:s3cret' };
-      const sb = await spawnSendbox([], env, entrypoint[0].replace('/opt/sendbox', project), 30_000, project, true);
+      const sb = await spawnSendbox([], env, entrypoint[0].replace('/opt/sendbox', project), 30_000, { cwd: project, executable: true });
       running.push(sb);
       expect(existsSync(join(data, 'sendbox.db'))).toBe(true);
       const port = new URL(sb.httpUrl).port;
