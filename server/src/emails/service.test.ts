@@ -62,9 +62,10 @@ describe('email events carry the sandbox summary', () => {
   });
 
   it('email.updated for a read change carries the new read flag', async () => {
-    const created = nextEvent('email.created');
+    // Paused delivery still moves processing → queued: once queued, nothing else changes it.
+    const queued = nextEvent('email.updated', (e) => e.data.subject === 'Read me' && e.data.status === 'queued');
     await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'r@example.com', subject: 'Read me', body: 'x' } });
-    const { data } = await created;
+    const { data } = await queued;
     const updated = nextEvent('email.updated', (e) => e.data.id === data.id);
     await server.api(`/sandbox/emails/${data.id}`, { method: 'PATCH', json: { read: true } });
     const event = await updated;
