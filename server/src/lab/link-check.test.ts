@@ -34,8 +34,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   refusedPort = (closed.address() as { port: number }).port;
   await new Promise((resolve) => closed.close(resolve));
-  sendbox = await startServer(['--link-check-timeout-ms', '500']);
-  off = await startServer(['--no-link-check']);
+  sendbox = await startServer(['--link-check', '--link-check-timeout-ms', '500']);
+  off = await startServer();
 });
 afterAll(async () => {
   await sendbox.close();
@@ -110,12 +110,12 @@ describe('POST /sandbox/emails/{id}/link-check', () => {
     expect((await sendbox.api(`/sandbox/emails/${id}/link-check`)).status).toBe(405);
   });
 
-  it('refuses with 403 when started with --no-link-check, fetching nothing', async () => {
+  it('is off until sendbox is started with --link-check: 403 naming the flag, fetching nothing', async () => {
     const id = await send(off, `<a href="${base}/ok">x</a>`);
     seen.length = 0;
     const res = await check(off, id);
     expect(res.status).toBe(403);
-    expect(res.body.message).toContain('--no-link-check');
+    expect(res.body).toEqual({ status: 403, message: 'Link checking is off: start sendbox with --link-check (SENDBOX_LINK_CHECK=true) to let it fetch the links of an email' });
     expect(seen).toEqual([]);
   });
 });

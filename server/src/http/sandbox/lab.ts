@@ -94,7 +94,8 @@ export function labRouter(services: Services): Router {
     const row = emailParam(services, req);
     const parsed = linkCheckRequestSchema.safeParse(jsonBody(req, true));
     if (!parsed.success) throw validationError(parsed.error);
-    if (!config.linkCheck) throw new ApiError(403, 'Link checking is turned off on this sendbox (--no-link-check)');
+    // Opt-in, like every way sendbox reaches out (release, webhooks, real DNS): an email's links may point anywhere.
+    if (!config.linkCheck) throw new ApiError(403, 'Link checking is off: start sendbox with --link-check (SENDBOX_LINK_CHECK=true) to let it fetch the links of an email');
     const body = stored(row);
     const targets = linkTargets(body.html.slice(0, 1024 * 1024), body.text.slice(0, 1024 * 1024));
     const data = await checkLinks(targets, { ...LINK_CHECK_DEFAULTS, maxLinks: parsed.data.max_links ?? LINK_CHECK_DEFAULTS.maxLinks, timeoutMs: config.linkCheckTimeoutMs });
