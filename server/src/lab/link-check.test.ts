@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
+import { linkCheckResultSchema } from '../../../shared/lab.js';
 
 /** Real HTTP servers on loopback: 200, 301 → 200, 404, 500, a hang, a HEAD-refusing server and a refused port. */
 
@@ -70,6 +71,8 @@ describe('POST /sandbox/emails/{id}/link-check', () => {
     expect(byUrl[`${base}/loop`]).toMatchObject({ ok: false, redirects: 5, error: 'more than 5 redirects' });
     expect(byUrl[`${base}/logo.png`]).toMatchObject({ kind: 'image', status: 200, ok: true });
     expect(res.body.data).toMatchObject({ checked: 9, ok: 4, failed: 5, skipped: [], limits: { max_links: 30, timeout_ms: 500, max_redirects: 5, concurrency: 4 } });
+    // Exactly the shape the OpenAPI document publishes (the same zod schema).
+    expect(linkCheckResultSchema.safeParse(res.body.data).success).toBe(true);
   });
 
   it('sends no cookie, credentials or referrer, even after a server set a cookie', async () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { createServer as createHttpServer } from 'node:http';
 import { parseSpamdReply } from './spam.js';
+import { spamResultSchema } from '../../../shared/lab.js';
 
 /** spamd lives in /usr/sbin on Debian, which a non-root PATH may lack; SPAMD_PATH overrides. */
 const SPAMD = process.env.SPAMD_PATH ?? (existsSync('/usr/sbin/spamd') ? '/usr/sbin/spamd' : 'spamd');
@@ -78,6 +79,8 @@ describe('GET /sandbox/emails/{id}/spam with a real spamd', () => {
     expect(data).toMatchObject({ configured: true, backend: 'spamassassin', server: `127.0.0.1:${spamd.port}`, verdict: 'spam', threshold: 5, cached: false });
     expect(data.score).toBeGreaterThanOrEqual(1000);
     expect(data.rules[0]).toEqual({ name: 'GTUBE', score: 1000, description: 'BODY: Generic Test for Unsolicited Bulk Email' });
+    // A real spamd answer has exactly the shape the OpenAPI document publishes (the same zod schema).
+    expect(spamResultSchema.safeParse(data).success).toBe(true);
   }, 60_000);
 
   it('scores a clean transactional message as not spam, and answers the second time from the cache', async () => {
