@@ -113,6 +113,34 @@ describe('POST /sandbox/emails/{id}/link-check', () => {
     expect((await sendbox.api(`/sandbox/emails/${id}/link-check`)).status).toBe(405);
   });
 
+  it('runs one check at a time: a second check waits for the first, so fetches never pile up', async () => {
+    // The first check's links never answer (it ends at --link-check-timeout-ms, 500 ms here);
+    // the second check's answer at once. Run together, the second may only start, and so
+    // only finish, after the first.
+    let firstArrived!: () => void;
+    const firstRunning = new Promise<void>((resolve) => (firstArrived = resolve));
+    const gate = createServer((req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').searchParams.get('c') === '2') res.writeHead(200).end();
+      else firstArrived();
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(gate.address() as { port: number }).port}`;
+    try {
+      const links = (n: number) => Array.from({ length: 4 }, (_, i) => `<a href="${at}/x?c=${n}&amp;l=${i}">${i}</a>`).join(' ');
+      const [first, second] = [await send(sendbox, `<p>${links(1)}</p>`), await send(sendbox, `<p>${links(2)}</p>`)];
+      const finished: string[] = [];
+      const firstCheck = check(sendbox, first).then((res) => (finished.push('first'), res));
+      await firstRunning;
+      const [a, b] = await Promise.all([firstCheck, check(sendbox, second).then((res) => (finished.push('second'), res))]);
+      expect(a.body.data.links.map((l: { error: string }) => l.error)).toEqual(Array(4).fill('no answer within 500 ms'));
+      expect(b.body.data.ok).toBe(4);
+      expect(finished).toEqual(['first', 'second']);
+    } finally {
+      gate.closeAllConnections();
+      await new Promise((resolve) => gate.close(resolve));
+    }
+  });
+
   it('is off until sendbox is started with --link-check: 403 naming the flag, fetching nothing', async () => {
     const id = await send(off, `<a href="${base}/ok">x</a>`);
     seen.length = 0;
