@@ -11,7 +11,7 @@ let base: string;
 let sendbox: SendboxClient;
 
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer(['--link-check']);
   web = createServer((req, res) => res.writeHead(req.url === '/gone' ? 404 : 200).end());
   await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(web.address() as { port: number }).port}`;

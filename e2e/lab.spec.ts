@@ -60,7 +60,7 @@ test.describe('the quality lab panels', () => {
     const spamdPort = await freePort();
     spamd = spawn('spamd', ['-L', '-x', '-u', 'nobody', '-H', dir, `--listen=127.0.0.1:${spamdPort}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(dir, 'spamd.pid')], { stdio: ['ignore', 'ignore', 'pipe'] });
     await waitFor(spamd, /server started on/, 'spamd');
-    sendbox = spawn(process.execPath, ['dist/sendbox.mjs', '--port', '0', '--smtp-port', '0', '--db', join(dir, 'sendbox.db'), '--delay-ms', '50', '--spamassassin', `127.0.0.1:${spamdPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    sendbox = spawn(process.execPath, ['dist/sendbox.mjs', '--port', '0', '--smtp-port', '0', '--db', join(dir, 'sendbox.db'), '--delay-ms', '50', '--spamassassin', `127.0.0.1:${spamdPort}`, '--link-check'], { stdio: ['ignore', 'pipe', 'pipe'] });
     url = (await waitFor(sendbox, /sendbox ready\s+(http:\/\/\S+)/, 'sendbox'))[1];
     web = createHttpServer((req, res) => res.writeHead(req.url === '/gone' ? 404 : 200).end());
     await new Promise<void>((resolve) => web.listen(0, '127.0.0.1', resolve));
@@ -139,4 +139,14 @@ test('Spam without a filter names the flag to set', async ({ page, sendbox }) =>
   await page.getByRole('tab', { name: 'Spam' }).click();
   await expect(page.getByRole('heading', { name: 'No spam filter configured' })).toBeVisible();
   await expect(page.getByText('sendbox --spamassassin 127.0.0.1:783')).toBeVisible();
+});
+
+test('Link check is off until sendbox starts with --link-check, and the panel names the flag', async ({ page, sendbox }) => {
+  const id = await sendbox.send({ to: 'jane@example.com', subject: 'Links', body: '<p><a href="https://example.com/">Example</a></p>' });
+  await page.goto(`/emails/${id}?team=${sendbox.teamId}`);
+  await page.getByRole('tab', { name: 'Link check' }).click();
+  await page.getByRole('button', { name: 'Check links' }).click();
+  await expect(page.getByRole('heading', { name: 'Link check is off' })).toBeVisible();
+  await expect(page.getByText('sendbox --link-check', { exact: true })).toBeVisible();
+  await page.screenshot({ path: 'e2e/screenshots/lab-link-check-off.png' });
 });

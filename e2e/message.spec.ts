@@ -23,6 +23,9 @@ test.describe('the message view', () => {
     await expect(page.getByRole('tabpanel')).toContainText('482913');
     await page.getByRole('tab', { name: 'Source' }).click();
     await expect(page.getByLabel('Raw source')).toContainText('Content-ID: <logo@acme>');
+    // The Source is the message as submitted; the .eml is what a receiver gets (DKIM-signed for the team's domains).
+    await expect(page.getByText(/as submitted · the \.eml adds sendbox's DKIM signature/)).toBeVisible();
+    await page.screenshot({ path: 'e2e/screenshots/message-source.png' });
     await page.getByRole('tab', { name: /Headers/ }).click();
     await expect(page.getByRole('row', { name: /^Subject Reset your Acme password$/ })).toBeVisible();
     await page.getByRole('tab', { name: /Attachments/ }).click();

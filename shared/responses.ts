@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { EMAIL_STATUSES } from './email.js';
 import { DOMAIN_STATUSES } from './domain.js';
+import { BULK_ACTIONS } from './tags.js';
 
 const iso = z.string().describe('ISO 8601 time with milliseconds');
 
@@ -245,3 +246,19 @@ export const waitTimeoutSchema = z.strictObject({
 
 export const deletedEmailSchema = z.strictObject({ id: z.string(), team_id: z.string() });
 export const clearedEmailsSchema = z.strictObject({ team_id: z.string().nullable(), deleted: z.number().int() });
+export const rulesClearedSchema = z.strictObject({ deleted: z.number().int() });
+
+/** `GET /sandbox/health`: up, how many emails, the delivery clock, the retention in force. */
+export const healthSchema = z.strictObject({
+  ok: z.literal(true),
+  emails: z.number().int(),
+  paused: z.boolean(),
+  retention: z.strictObject({ max_emails: z.number().int(), max_age: z.string().nullable().describe('--max-age as given, e.g. 7d') }),
+});
+
+// ---- tags and bulk actions (issue 14) ----
+
+export const bulkResultSchema = z.strictObject({ action: z.enum(BULK_ACTIONS), count: z.number().int().describe('The emails matched') });
+export const tagCountSchema = z.strictObject({ tag: z.string(), count: z.number().int() });
+export const tagRenamedSchema = z.strictObject({ tag: z.string(), name: z.string(), count: z.number().int().describe('Emails changed') });
+export const tagRemovedSchema = z.strictObject({ tag: z.string(), count: z.number().int().describe('Emails changed') });

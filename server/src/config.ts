@@ -57,7 +57,7 @@ export const SETTINGS = {
   relayAuto: { flag: 'relay-auto', kind: 'string', default: undefined, help: 'auto-release: every captured email is released to its recipients matching these globs (within --relay-allow)' },
   spamassassin: { flag: 'spamassassin', kind: 'string', default: undefined, help: 'score emails with a running SpamAssassin spamd at host:port (GET /sandbox/emails/{id}/spam)' },
   rspamd: { flag: 'rspamd', kind: 'string', default: undefined, help: 'score emails with rspamd\'s HTTP API at this URL instead, e.g. http://127.0.0.1:11333' },
-  linkCheck: { flag: 'link-check', kind: 'bool', default: true, help: 'let POST /sandbox/emails/{id}/link-check fetch an email\'s links (only when asked; --no-link-check forbids it)' },
+  linkCheck: { flag: 'link-check', kind: 'bool', default: false, help: 'let POST /sandbox/emails/{id}/link-check fetch an email\'s links and images (off until set: it makes sendbox reach whatever an email links to)' },
   linkCheckTimeoutMs: { flag: 'link-check-timeout-ms', kind: 'int', default: 5000, help: 'a checked link without an answer in this time fails' },
   logLevel: { flag: 'log-level', kind: 'string', default: 'info', help: 'debug, info, warn or error' },
 } satisfies Record<string, Setting>;

@@ -102,4 +102,20 @@ describe('startSendbox', () => {
       blocker.close();
     }
   });
+
+  it('tells where SMTPS listens when smtpsPort is set, and mail sent there arrives', async () => {
+    const sb = await startSendbox({ port: 0, smtpPort: 0, smtpsPort: 0, db: ':memory:', delayMs: 0 });
+    try {
+      expect(sb.smtps).toEqual({ host: '127.0.0.1', port: expect.any(Number) });
+      expect(sb.smtps!.port).not.toBe(sb.smtp.port);
+      // The certificate is the generated self-signed one: this test trusts it as a local client would.
+      await createTransport({ host: sb.smtps!.host, port: sb.smtps!.port, secure: true, tls: { rejectUnauthorized: false } }).sendMail({ from: 'app@example.com', to: 'tls@example.com', subject: 'over smtps', text: 'hi' });
+      expect((await sb.client().waitForEmail({ subject: 'over smtps' })).to_addresses).toEqual(['tls@example.com']);
+    } finally {
+      await sb.stop();
+    }
+    const plain = await startSendbox({ port: 0, smtpPort: 0, db: ':memory:' });
+    expect(plain.smtps).toBeNull();
+    await plain.stop();
+  });
 });

@@ -37,6 +37,8 @@ export interface RunningSendbox {
   url: string;
   /** Where SMTP listens. */
   smtp: { host: string; port: number };
+  /** Where SMTP with implicit TLS listens (`smtpsPort`), or null when it is off. */
+  smtps: { host: string; port: number } | null;
   /** The SQLite file (or `:memory:`). */
   db: string;
   /**
@@ -86,6 +88,7 @@ export async function startSendbox(options: SendboxOptions = {}): Promise<Runnin
   return {
     url,
     smtp: { host, port: ports.smtpPort },
+    smtps: ports.smtpsPort === null ? null : { host, port: ports.smtpsPort },
     db: config.db,
     client(apiKey?: string) {
       if (apiKey === undefined) return createSendboxClient({ baseUrl: url, auth });

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSendbox, runCli, ROOT, type Running } from '../test/process.js';
+import { envName, SETTINGS } from './config.js';
 
 const running: Running[] = [];
 afterAll(() => {
@@ -61,6 +62,12 @@ describe('the sendbox command', () => {
     for (const text of ['--port', 'SENDBOX_PORT', '--smtp-port', 'SENDBOX_SMTP_PORT', '--db', 'SENDBOX_DB', '--max-emails', '(default: 50000)', '--keys', '--delay-ms', '--default-from', '--message-host']) {
       expect(help.stdout).toContain(text);
     }
+    // Every setting, the lab's and the everyday tools' included (--relay, --smtps-port, --max-age, --link-check …).
+    for (const setting of Object.values(SETTINGS)) {
+      expect(help.stdout).toMatch(new RegExp(`^  --${setting.flag}\\b`, 'm'));
+      expect(help.stdout).toContain(`env ${envName(setting.flag)}`);
+    }
+    expect(help.stdout).toContain('sendbox sendmail');
   });
 
   it.each([

@@ -16,7 +16,8 @@ let ajv: Ajv2020;
 const DOC_ID = 'https://sendbox.local/openapi.json';
 
 beforeAll(async () => {
-  server = await startServer();
+  // --link-check: the lab test below checks a link to a closed loopback port.
+  server = await startServer(['--link-check']);
   const doc = (await server.api('/openapi.json')).body;
   ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addSchema({ ...doc, $id: DOC_ID });
@@ -125,6 +126,61 @@ describe('the OpenAPI document describes real answers', () => {
     const gone = await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'gone@example.com', subject: 'x', body: 'x' } });
     expectDocumented('/sandbox/emails/{id}', 'delete', await server.api(`/sandbox/emails/${gone.body.data[0].email_id}`, { method: 'DELETE', json: {} }));
     expectDocumented('/sandbox/emails', 'delete', await server.api('/sandbox/emails?team_id=team_nobody', { method: 'DELETE', json: {} }));
+  });
+
+  it('for the mail-quality lab', async () => {
+    await server.api('/v1/domains', { method: 'POST', key: KEY, json: { value: 'lab.acme.test' } });
+    await server.api('/v1/domains/verify?domain=lab.acme.test', { method: 'POST', key: KEY });
+    const sent = await server.api('/v1/send', { method: 'POST', key: KEY, json: {
+      from: 'News <news@lab.acme.test>', to: 'a@example.com', subject: 'Lab', headers: { 'List-Unsubscribe': '<https://lab.acme.test/u>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      body: '<style>.r{display:flex}</style><div class="r" style="border-radius:4px"><a href="http://127.0.0.1:9/closed">closed</a> <img src="http://127.0.0.1:9/logo.png" alt="logo"></div>',
+    } });
+    const lab = sent.body.data[0].email_id;
+    const html = await server.api(`/sandbox/emails/${lab}/html-check`);
+    expect(html.body.data.features.length).toBeGreaterThan(2);
+    expectDocumented('/sandbox/emails/{id}/html-check', 'get', html);
+    expectDocumented('/sandbox/emails/{id}/spam', 'get', await server.api(`/sandbox/emails/${lab}/spam`));
+    const links = await server.api(`/sandbox/emails/${lab}/link-check`, { method: 'POST', json: { max_links: 1 } });
+    expect(links.body.data).toMatchObject({ checked: 1, skipped: ['http://127.0.0.1:9/logo.png'] });
+    expectDocumented('/sandbox/emails/{id}/link-check', 'post', links);
+    const auth = await server.api(`/sandbox/emails/${lab}/auth`);
+    expect(auth.body.data.dkim).toHaveLength(1);
+    expectDocumented('/sandbox/emails/{id}/auth', 'get', auth);
+    expectDocumented('/sandbox/emails/{id}/link-check', 'post', await server.api(`/sandbox/emails/${lab}/link-check`, { method: 'POST', json: { max_links: 0 } }));
+  });
+
+  it('for tags, bulk actions, the read flag, forced events and health', async () => {
+    const sent = await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'tags@example.com', subject: 'Tagged', body: 'x', headers: { 'X-Tags': 'signup, welcome' } } });
+    const tagged = sent.body.data[0].email_id;
+    expectDocumented('/sandbox/emails/{id}/tags', 'put', await server.api(`/sandbox/emails/${tagged}/tags`, { method: 'PUT', json: { tags: ['signup', 'vip'] } }));
+    expectDocumented('/sandbox/emails/{id}/tags', 'put', await server.api(`/sandbox/emails/${tagged}/tags`, { method: 'PUT', json: { tags: 'vip' } }));
+    expectDocumented('/sandbox/tags', 'get', await server.api('/sandbox/tags'));
+    expectDocumented('/sandbox/tags/{tag}', 'put', await server.api('/sandbox/tags/vip', { method: 'PUT', json: { name: 'VIP customers' } }));
+    expectDocumented('/sandbox/tags/{tag}', 'delete', await server.api('/sandbox/tags/signup', { method: 'DELETE', json: {} }));
+    expectDocumented('/sandbox/emails/bulk', 'post', await server.api('/sandbox/emails/bulk', { method: 'POST', json: { ids: [tagged], action: 'tag', tags: ['bulk'] } }));
+    expectDocumented('/sandbox/emails/bulk', 'post', await server.api('/sandbox/emails/bulk', { method: 'POST', json: { q: 'tag:bulk', action: 'read' } }));
+    expectDocumented('/sandbox/emails/bulk', 'post', await server.api('/sandbox/emails/bulk', { method: 'POST', json: { q: 'status:lost', action: 'read' } }));
+    expectDocumented('/sandbox/emails/{id}', 'patch', await server.api(`/sandbox/emails/${tagged}`, { method: 'PATCH', json: { read: false } }));
+    expectDocumented('/sandbox/emails/{id}/events', 'post', await server.api(`/sandbox/emails/${tagged}/events`, { method: 'POST', json: { type: 'delivered' } }));
+    expectDocumented('/sandbox/health', 'get', await server.api('/sandbox/health'));
+  });
+
+  it('describes every request body with the schema the server validates it with', () => {
+    const doc = ajv.getSchema(DOC_ID)!.schema as { paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: unknown }> } }>> };
+    const body = (path: string, method: string) => ajv.compile({ $ref: `${DOC_ID}#/${pointer('paths', path, method, 'requestBody', 'content', 'application/json', 'schema')}` });
+    // What the server accepts, the document accepts; what it refuses for its shape, the document refuses.
+    expect(body('/sandbox/rules', 'post')({ match: { recipient: '*@x.test' }, action: { smtp_stage: 'rcpt', code: 451 }, times: 1 })).toBe(true);
+    expect(body('/sandbox/rules', 'post')({ action: { outcome: 'lost' } })).toBe(false);
+    expect(body('/sandbox/emails/bulk', 'post')({ q: 'tag:x', action: 'tag', tags: ['y'] })).toBe(true);
+    expect(body('/sandbox/emails/bulk', 'post')({ q: 'x', action: 'read', other: 1 })).toBe(false);
+    expect(body('/sandbox/chaos', 'put')({ rates: { bounced: 0.5 }, seed: 3 })).toBe(true);
+    expect(body('/sandbox/chaos', 'put')({ rates: { bounced: 2 } })).toBe(false);
+    expect(body('/sandbox/webhooks', 'post')({ url: 'https://hooks.example/x', events: ['email.*'] })).toBe(true);
+    expect(body('/sandbox/emails/{id}', 'patch')({ read: 'yes' })).toBe(false);
+    // Every /sandbox body comes from a strict zod object: closed to unknown keys, as the server is.
+    const open = Object.entries(doc.paths).filter(([path]) => path.startsWith('/sandbox')).flatMap(([path, methods]) =>
+      Object.entries(methods).filter(([, op]) => op.requestBody && (op.requestBody.content['application/json'].schema as { additionalProperties?: unknown }).additionalProperties !== false).map(([method]) => `${method} ${path}`));
+    expect(open).toEqual([]);
   });
 
   it('fails for an answer with a field the document does not list', () => {

@@ -2,13 +2,23 @@ import { z } from 'zod';
 import { sendRequestSchema, listQuerySchema } from '../../shared/email.js';
 import { addDomainSchema } from '../../shared/domain.js';
 import { envelopeOf, emailListSchema, emailLogSchema, emailSchema, domainSchema, errorBodySchema, mailboxSchema, sandboxEmailListSchema, sandboxEmailSchema, sandboxEmailSummarySchema, sendResponseSchema, ruleSchema, chaosSettingsSchema, deliveryStateSchema, resetResultSchema, webhookSchema, webhookDetailSchema, webhookAttemptSchema, verificationScriptSchema, waitTimeoutSchema, deletedEmailSchema, clearedEmailsSchema } from '../../shared/responses.js';
+import { healthSchema, rulesClearedSchema, bulkResultSchema, tagCountSchema, tagRenamedSchema, tagRemovedSchema } from '../../shared/responses.js';
 import { relayInfoSchema, releaseRequestSchema, releaseResultSchema } from '../../shared/release.js';
-import { labPaths } from './lab/openapi.js';
+import { bulkRequestSchema, markReadRequestSchema, renameTagRequestSchema, setTagsRequestSchema } from '../../shared/tag-schemas.js';
+import { authResultSchema, htmlCheckResultSchema, linkCheckRequestSchema, linkCheckResultSchema, spamResultSchema } from '../../shared/lab.js';
+import { chaosRequestSchema } from './http/sandbox/chaos.js';
+import { addTeamDomainRequestSchema } from './http/sandbox/domains.js';
+import { forceEventRequestSchema } from './http/sandbox/drive.js';
+import { resetRequestSchema } from './http/sandbox/reset.js';
+import { webhookRequestSchema } from './http/sandbox/webhooks.js';
+import { verificationScriptRequestSchema } from './domains/scripts.js';
+import { ruleRequestSchema } from './simulation/rule-schema.js';
 
 /**
  * The OpenAPI 3.1 document, generated from the same zod schemas that validate requests
- * and describe responses (shared/responses.ts); a schema with an id (`.meta({id})`)
- * becomes a component that the paths reference.
+ * and describe responses (shared/responses.ts, shared/lab.ts, shared/tag-schemas.ts and the
+ * routers' own request schemas): no request body or answer is written here by hand. A
+ * schema with an id (`.meta({id})`) becomes a component that the paths reference.
  */
 const components: Record<string, unknown> = {};
 const relink = <T>(value: T): T => JSON.parse(JSON.stringify(value).replaceAll('"#/$defs/', '"#/components/schemas/')) as T;
@@ -22,8 +32,6 @@ export function fromZod(s: z.ZodType, io: 'input' | 'output' = 'output'): Record
 const schema = (s: z.ZodType) => fromZod(s, 'input');
 
 const str = { type: 'string' };
-const num = { type: 'number' };
-const strArray = { type: 'array', items: str };
 
 const envelope = (data: unknown) => {
   const shape = fromZod(envelopeOf(z.unknown())) as { properties: Record<string, unknown> };
@@ -73,7 +81,7 @@ function v1Paths(listParams: unknown[]): Record<string, unknown> {
 
 /** Paths of the /sandbox control API; its modules add themselves here as they grow. */
 export const sandboxPaths: Record<string, unknown> = {
-  '/sandbox/health': { get: { summary: 'Health', security: [], responses: { '200': { description: 'OK' } } } },
+  '/sandbox/health': { get: { summary: 'Health: the number of emails, the delivery clock and the retention in force', security: [], responses: ok('OK', fromZod(healthSchema)) } },
   ...domainAndWebhookPaths(),
   ...emailAndScenarioPaths(),
   ...tagAndBulkPaths(),
@@ -88,26 +96,22 @@ function domainAndWebhookPaths(): Record<string, unknown> {
   const pathDomain = { name: 'domain', in: 'path', required: true, schema: str };
   const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Webhook id (`flag` for --webhook-url)' };
   const json = (s: unknown) => ({ required: true, content: { 'application/json': { schema: s } } });
-  const statusEnum = { type: 'string', enum: ['success', 'pending', 'failed', 'temporary_failure'] };
-  const recordEnum = { type: 'string', enum: ['success', 'pending', 'failed'] };
-  const step = { type: 'object', properties: { status: statusEnum, records: { type: 'object', properties: Object.fromEntries(['dkim', 'spf', 'bounce', 'dmarc'].map((k) => [k, recordEnum])) }, error_type: { type: 'string', enum: ['HOST_NOT_FOUND', 'TYPE_NOT_FOUND', 'INVALID_VALUE', 'DNS_SERVER_ERROR', 'SERVICE_ERROR'] } } };
-  const script = { ...step, properties: { ...step.properties, sequence: { type: 'array', items: { oneOf: [statusEnum, step] }, minItems: 1, maxItems: 100 }, team_id: str } };
   const domainRef = { $ref: '#/components/schemas/Domain' };
   return {
     '/sandbox/domains': {
       get: { summary: 'Every team\'s domains', parameters: [q('team_id', false, 'Only this team'), q('domain', false, 'Only this name')], responses: { ...ok('Domains', { type: 'array', items: domainRef }), ...errors(422) } },
-      post: { summary: 'Add a domain for a team', requestBody: json({ type: 'object', required: ['team_id', 'value'], properties: { team_id: str, value: str } }), responses: { ...ok('Created', domainRef, '201'), ...errors(400, 409, 415, 422) } },
+      post: { summary: 'Add a domain for a team', requestBody: json(schema(addTeamDomainRequestSchema)), responses: { ...ok('Created', domainRef, '201'), ...errors(400, 409, 415, 422) } },
       delete: { summary: 'Delete a team\'s domain', parameters: [teamQ, domainQ], responses: { ...ok('Deleted', { type: 'null' }), ...errors(400, 404) } },
     },
     '/sandbox/domains/verify': { post: { summary: 'Check a team\'s domain now', parameters: [teamQ, domainQ], responses: { ...ok('The domain', domainRef), ...errors(400, 404) } } },
     '/sandbox/domains/{domain}/verification': {
-      put: { summary: 'Script the next verification check(s)', parameters: [pathDomain], requestBody: json(script), responses: { ...ok('The pending scripts of the domain', fromZod(z.array(verificationScriptSchema))), ...errors(400, 415, 422) } },
+      put: { summary: 'Script the next verification check(s)', parameters: [pathDomain], requestBody: json(schema(verificationScriptRequestSchema)), responses: { ...ok('The pending scripts of the domain', fromZod(z.array(verificationScriptSchema))), ...errors(400, 415, 422) } },
       get: { summary: 'The pending scripted steps', parameters: [pathDomain], responses: { ...ok('Scripts', fromZod(z.array(verificationScriptSchema))), ...errors(422) } },
       delete: { summary: 'Drop the scripts of a domain', parameters: [pathDomain, q('team_id', false, 'Only this team\'s script')], responses: { ...ok('Cleared', { type: 'null' }), ...errors(404, 422) } },
     },
     '/sandbox/webhooks': {
       get: { summary: 'Webhooks', responses: ok('Webhooks', fromZod(z.array(webhookSchema))) },
-      post: { summary: 'Add a webhook', requestBody: json({ type: 'object', required: ['url'], properties: { url: str, secret: str, events: strArray } }), responses: { ...ok('Created (with its attempts, none yet)', fromZod(webhookDetailSchema), '201'), ...errors(400, 415, 422) } },
+      post: { summary: 'Add a webhook', requestBody: json(schema(webhookRequestSchema)), responses: { ...ok('Created (with its attempts, none yet)', fromZod(webhookDetailSchema), '201'), ...errors(400, 415, 422) } },
     },
     '/sandbox/webhooks/{id}': {
       get: { summary: 'A webhook with its latest attempts', parameters: [pathId], responses: { ...ok('The webhook', fromZod(webhookDetailSchema)), ...errors(404) } },
@@ -127,20 +131,8 @@ function emailAndScenarioPaths(): Record<string, unknown> {
   const list = (items: unknown) => ({ type: 'array', items });
   const summary = fromZod(sandboxEmailSummarySchema);
   const view = fromZod(sandboxEmailSchema);
-  const outcomes = ['delivered', 'deferred', 'bounced', 'failed', 'complaint'];
-  const rule = { type: 'object', required: ['action'], properties: {
-    match: { type: 'object', additionalProperties: false, properties: { recipient: { type: 'string', description: 'glob: * and ?, case-insensitive' }, from: { type: 'string', description: 'glob' }, subject: { type: 'string', description: 'case-insensitive substring' }, header: { type: 'object', required: ['name'], properties: { name: str, value: { type: 'string', description: 'glob; absent: presence is enough' } } }, team_id: str } },
-    action: { oneOf: [
-      { type: 'object', required: ['outcome'], properties: { outcome: { type: 'string', enum: outcomes }, code: { type: ['string', 'integer'] }, response: str, delay_ms: int(0, 3_600_000) } },
-      { type: 'object', required: ['http_status'], properties: { http_status: int(400, 599), retry_after: int(0, 86_400), message: str } },
-      { type: 'object', required: ['smtp_stage'], properties: { smtp_stage: { type: 'string', enum: ['mail', 'rcpt', 'data'] }, code: { ...int(400, 599), description: 'required unless disconnect' }, message: str, delay_ms: int(0, 60_000), disconnect: { type: 'boolean', description: 'drop the connection instead of replying' } } },
-    ] },
-    times: { type: ['integer', 'null'], minimum: 1 },
-    nth: { type: ['integer', 'null'], minimum: 1 },
-  } };
   const ruleOut = fromZod(ruleSchema);
   const chaosOut = fromZod(chaosSettingsSchema);
-  const chaos = { type: 'object', properties: { rates: { type: 'object', properties: Object.fromEntries(['bounced', 'failed', 'complaint', 'deferred'].map((o) => [o, { type: 'number', minimum: 0, maximum: 1 }])) }, seed: int(0, 4_294_967_295) } };
   const delivery = fromZod(deliveryStateSchema);
   const page = fromZod(sandboxEmailListSchema);
   const op = (o: Record<string, unknown>) => ({ security: [], ...o });
@@ -157,7 +149,7 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     }) },
     '/sandbox/emails/{id}': {
       get: op({ summary: 'The sandbox view of an email', parameters: [pathId], responses: { ...ok('The email', view), ...errors(404) } }),
-      patch: op({ summary: 'Mark read or unread', parameters: [pathId], requestBody: json({ type: 'object', required: ['read'], properties: { read: { type: 'boolean' } } }), responses: { ...ok('The email', summary), ...errors(400, 404, 415, 422) } }),
+      patch: op({ summary: 'Mark read or unread', parameters: [pathId], requestBody: json(schema(markReadRequestSchema)), responses: { ...ok('The email', summary), ...errors(400, 404, 415, 422) } }),
       delete: op({ summary: 'Delete an email', parameters: [pathId], responses: { ...ok('Deleted', fromZod(deletedEmailSchema)), ...errors(404, 415) } }),
     },
     '/sandbox/emails/{id}/release': { post: op({
@@ -172,26 +164,26 @@ function emailAndScenarioPaths(): Record<string, unknown> {
     '/sandbox/emails/{id}/attachments/{index}': { get: op({ summary: 'Download an attachment (0-based)', parameters: [pathId, { name: 'index', in: 'path', required: true, schema: int(0, 9999) }], responses: { '200': { description: 'The attachment, Content-Disposition: attachment' }, ...errors(400, 404) } }) },
     '/sandbox/emails/{id}/events': { post: op({
       summary: 'Force an outcome, an open or a click (recipient state machine)', parameters: [pathId],
-      requestBody: json({ type: 'object', required: ['type'], properties: { type: { type: 'string', enum: ['delivered', 'bounced', 'failed', 'complaint', 'open', 'click'] }, recipient: str, url: str } }),
+      requestBody: json(schema(forceEventRequestSchema)),
       responses: { ...ok('The email', view), ...errors(400, 404, 409, 415, 422) },
     }) },
     '/sandbox/rules': {
       get: op({ summary: 'Rules, oldest first', responses: ok('Rules', list(ruleOut)) }),
-      post: op({ summary: 'Add a rule', requestBody: json(rule), responses: { ...ok('Created', ruleOut, '201'), ...errors(400, 415, 422) } }),
-      delete: op({ summary: 'Delete every rule', responses: { ...ok('Deleted', { type: 'object', properties: { deleted: num } }), ...errors(415) } }),
+      post: op({ summary: 'Add a rule', requestBody: json(schema(ruleRequestSchema)), responses: { ...ok('Created', ruleOut, '201'), ...errors(400, 415, 422) } }),
+      delete: op({ summary: 'Delete every rule', responses: { ...ok('Deleted', fromZod(rulesClearedSchema)), ...errors(415) } }),
     },
     '/sandbox/rules/{id}': {
-      get: op({ summary: 'A rule', parameters: [{ name: 'id', in: 'path', required: true, schema: num }], responses: { ...ok('The rule', ruleOut), ...errors(404) } }),
-      delete: op({ summary: 'Delete a rule', parameters: [{ name: 'id', in: 'path', required: true, schema: num }], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 415) } }),
+      get: op({ summary: 'A rule', parameters: [{ name: 'id', in: 'path', required: true, schema: int(1, Number.MAX_SAFE_INTEGER) }], responses: { ...ok('The rule', ruleOut), ...errors(404) } }),
+      delete: op({ summary: 'Delete a rule', parameters: [{ name: 'id', in: 'path', required: true, schema: int(1, Number.MAX_SAFE_INTEGER) }], responses: { ...ok('Deleted', { type: 'null' }), ...errors(404, 415) } }),
     },
     '/sandbox/delivery': { get: op({ summary: 'Is the delivery clock paused?', responses: ok('State', delivery) }) },
     '/sandbox/delivery/pause': { post: op({ summary: 'Pause delivery: emails wait in queued', responses: { ...ok('State', delivery), ...errors(415) } }) },
     '/sandbox/delivery/resume': { post: op({ summary: 'Resume delivery', responses: { ...ok('State', delivery), ...errors(415) } }) },
     '/sandbox/chaos': {
       get: op({ summary: 'Chaos rates and seed', responses: ok('Settings', chaosOut) }),
-      put: op({ summary: 'Change rates and/or seed (omitted fields stay)', requestBody: json(chaos), responses: { ...ok('Settings', chaosOut), ...errors(400, 415, 422) } }),
+      put: op({ summary: 'Change rates and/or seed (omitted fields stay)', requestBody: json(schema(chaosRequestSchema)), responses: { ...ok('Settings', chaosOut), ...errors(400, 415, 422) } }),
     },
-    '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { team_id: str } } } } }, responses: { ...ok('What went', fromZod(resetResultSchema)), ...errors(400, 415, 422) } }) },
+    '/sandbox/reset': { post: op({ summary: 'Empty emails, rules and domains (of one team)', requestBody: { required: false, content: { 'application/json': { schema: schema(resetRequestSchema) } } }, responses: { ...ok('What went', fromZod(resetResultSchema)), ...errors(400, 415, 422) } }) },
     '/sandbox/teams': { get: op({ summary: 'Mailboxes: teams with mail or keys', responses: ok('Teams', fromZod(z.array(mailboxSchema))) }) },
     '/sandbox/events': { get: op({ summary: 'Server-Sent Events: email.created, email.updated, email.deleted, emails.cleared, domain.*', parameters: [teamQ], responses: { '200': { description: 'text/event-stream; each event is `event: <type>` and `data: {"type","data"}`', content: { 'text/event-stream': { schema: str } } }, ...errors(400) } }) },
   };
@@ -202,18 +194,30 @@ function tagAndBulkPaths(): Record<string, unknown> {
   const op = (o: Record<string, unknown>) => ({ security: [], ...o });
   const json = (schema: unknown) => ({ required: true, content: { 'application/json': { schema } } });
   const tag = { name: 'tag', in: 'path', required: true, schema: str };
-  const count = { type: 'object', properties: { tag: str, name: str, count: num } };
+  const teamQ = { name: 'team_id', in: 'query', required: false, schema: str };
   return {
-    '/sandbox/emails/{id}/tags': { put: op({ summary: 'Replace an email\'s tags', parameters: [{ name: 'id', in: 'path', required: true, schema: str }], requestBody: json({ type: 'object', required: ['tags'], properties: { tags: strArray } }), responses: { ...ok('The email (list shape) with its tags', { type: 'object' }), ...errors(404, 415, 422) } }) },
+    '/sandbox/emails/{id}/tags': { put: op({ summary: 'Replace an email\'s tags', parameters: [{ name: 'id', in: 'path', required: true, schema: str }], requestBody: json(schema(setTagsRequestSchema)), responses: { ...ok('The email (list shape) with its tags', fromZod(sandboxEmailSummarySchema)), ...errors(400, 404, 415, 422) } }) },
     '/sandbox/emails/bulk': { post: op({
       summary: 'One action on many emails, in one transaction and one emails.changed event',
-      requestBody: json({ type: 'object', required: ['action'], properties: { ids: { ...strArray, minItems: 1, maxItems: 10_000 }, q: str, team_id: str, action: { type: 'string', enum: ['delete', 'read', 'unread', 'tag', 'untag'] }, tags: strArray } }),
-      responses: { ...ok('How many emails matched', { type: 'object', properties: { action: str, count: num } }), ...errors(400, 415, 422) },
+      requestBody: json(schema(bulkRequestSchema)),
+      responses: { ...ok('How many emails matched', fromZod(bulkResultSchema)), ...errors(400, 415, 422) },
     }) },
-    '/sandbox/tags': { get: op({ summary: 'Tags in use with their email counts', parameters: [{ name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Tags', { type: 'array', items: { type: 'object', properties: { tag: str, count: num } } }), ...errors(400) } }) },
+    '/sandbox/tags': { get: op({ summary: 'Tags in use with their email counts, most used first', parameters: [teamQ], responses: { ...ok('Tags', fromZod(z.array(tagCountSchema))), ...errors(400) } }) },
     '/sandbox/tags/{tag}': {
-      put: op({ summary: 'Rename a tag on every email (of team_id)', parameters: [tag], requestBody: json({ type: 'object', required: ['name'], properties: { name: str, team_id: str } }), responses: { ...ok('Emails changed', count), ...errors(415, 422) } }),
-      delete: op({ summary: 'Remove a tag from every email (of team_id)', parameters: [tag, { name: 'team_id', in: 'query', required: false, schema: str }], responses: { ...ok('Emails changed', count), ...errors(400, 415, 422) } }),
+      put: op({ summary: 'Rename a tag on every email (of team_id)', parameters: [tag], requestBody: json(schema(renameTagRequestSchema)), responses: { ...ok('Emails changed', fromZod(tagRenamedSchema)), ...errors(400, 415, 422) } }),
+      delete: op({ summary: 'Remove a tag from every email (of team_id)', parameters: [tag, teamQ], responses: { ...ok('Emails changed', fromZod(tagRemovedSchema)), ...errors(400, 415, 422) } }),
     },
+  };
+}
+
+/** The mail-quality lab (issue 13, CONTRACT §9). */
+function labPaths(): Record<string, unknown> {
+  const op = (o: Record<string, unknown>) => ({ security: [], ...o });
+  const pathId = { name: 'id', in: 'path', required: true, schema: str, description: 'Email id' };
+  return {
+    '/sandbox/emails/{id}/html-check': { get: op({ summary: 'HTML and CSS client compatibility (caniemail data bundled), worst features first', parameters: [pathId], responses: { ...ok('The check', fromZod(htmlCheckResultSchema)), ...errors(404) } }) },
+    '/sandbox/emails/{id}/spam': { get: op({ summary: 'Spam score from spamd (--spamassassin) or rspamd (--rspamd); says so when none is configured; cached per email', parameters: [pathId], responses: { ...ok('The score', fromZod(spamResultSchema)), ...errors(404, 422, 502) } }) },
+    '/sandbox/emails/{id}/link-check': { post: op({ summary: 'Fetch every link and image (HEAD, then GET), bounded: max_links, timeout, 5 redirects, 4 at a time, no cookies; needs --link-check', parameters: [pathId], requestBody: { required: false, content: { 'application/json': { schema: schema(linkCheckRequestSchema) } } }, responses: { ...ok('Per link', fromZod(linkCheckResultSchema)), ...errors(400, 403, 404, 415, 422) } }) },
+    '/sandbox/emails/{id}/auth': { get: op({ summary: 'DKIM, SPF and DMARC as a receiver would see them (mailauth), plus the bulk-sender unsubscribe rules', parameters: [pathId], responses: { ...ok('The verdicts', fromZod(authResultSchema)), ...errors(404) } }) },
   };
 }

@@ -127,6 +127,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       lifecycle.start();
       services.webhooks.start();
       services.relay.start();
+      metrics.start();
       ageRetention?.start();
       walTruncation = truncateWalWhenIdle(db, config.db);
       return { httpPort, smtpPort: smtp.port, smtpsPort: smtp.smtpsPort };
@@ -148,6 +149,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       // After the flush, so the events of the last writes are queued too.
       await services.webhooks.stop();
       services.relay.stop();
+      metrics.stop();
       walTruncation?.stop();
       db.close();
     },

@@ -42,9 +42,10 @@ function checkStep(step: ScriptStep, ctx: z.core.$RefinementCtx<unknown>): void 
 const sequenceStep = z.preprocess(
   (value) => (typeof value === 'string' ? { status: value } : value),
   z.strictObject(stepFields, { error: 'a sequence entry must be a status or an object {status?, records?, error_type?}' }).superRefine(checkStep),
-);
+).meta({ description: 'A status ("pending") or a step {status?, records?, error_type?}' });
 
-const scriptSchema = z
+/** The body of `PUT /sandbox/domains/{domain}/verification` (also the OpenAPI document's). */
+export const verificationScriptRequestSchema = z
   .strictObject(
     { ...stepFields, sequence: z.array(sequenceStep, { error: 'sequence must be an array' }).min(1, 'sequence must not be empty').max(MAX_SEQUENCE, `sequence takes at most ${MAX_SEQUENCE} steps`).optional(), team_id: z.string({ error: 'team_id must be a string' }).regex(TEAM_ID, 'team_id must be a team id such as team_0123456789ab').optional() },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${issue.keys.join(', ')}: use status, records, error_type, sequence or team_id` : undefined) },
@@ -59,7 +60,7 @@ const scriptSchema = z
 
 /** Validates a script body (422 naming the field) and returns its steps. */
 export function parseScript(body: unknown): { steps: ScriptStep[]; teamId?: string } {
-  const parsed = scriptSchema.safeParse(body);
+  const parsed = verificationScriptRequestSchema.safeParse(body);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   const { sequence, team_id, ...step } = parsed.data;
   const clean = (s: ScriptStep): ScriptStep => Object.fromEntries(Object.entries(s).filter(([, v]) => v !== undefined)) as ScriptStep;

@@ -1,40 +1,18 @@
 import { z } from 'zod';
-import { BULK_ACTIONS, EVENT_ID_LIMIT, MAX_TAGS_PER_EMAIL, normalizeTag, uniqueTags, type BulkAction, type BulkResult, type EmailsChanged } from '../../../shared/tags.js';
-import { MAX_QUERY_LENGTH } from '../../../shared/search.js';
+import { EVENT_ID_LIMIT, normalizeTag, uniqueTags, type BulkAction, type BulkResult, type EmailsChanged } from '../../../shared/tags.js';
+import { bulkRequestSchema, setTagsRequestSchema, tagListSchema } from '../../../shared/tag-schemas.js';
 import type { EventBus } from '../events.js';
 import type { Logger } from '../logger.js';
 import type { EmailFilter, EmailStore } from '../storage/emails.js';
 import type { IdCodec } from '../storage/ids.js';
 import type { TagStore } from '../storage/tags.js';
-import { invalid, type DomainError } from '../errors.js';
+import { invalid, invalidFromZod } from '../errors.js';
 import { applySearch } from './search.js';
-
-/** Most ids one bulk request may name; a search (`q`) has no such bound. */
-export const MAX_BULK_IDS = 10_000;
-
-const TEAM_ID = /^[A-Za-z0-9_.-]{1,64}$/;
-
-const tagList = (field: string) => z.array(z.string({ error: `${field} must be strings` }), { error: `${field} must be an array of tags` })
-  .max(MAX_TAGS_PER_EMAIL, `${field} takes at most ${MAX_TAGS_PER_EMAIL} tags`);
-
-const bulkSchema = z.strictObject({
-  ids: z.array(z.string({ error: 'ids must be email ids' }), { error: 'ids must be an array of email ids' }).min(1, 'ids needs at least one id').max(MAX_BULK_IDS, `ids takes at most ${MAX_BULK_IDS} ids; use q for more`).optional(),
-  q: z.string({ error: 'q must be a search string' }).max(MAX_QUERY_LENGTH, `q must be at most ${MAX_QUERY_LENGTH} characters`).optional(),
-  team_id: z.string({ error: 'team_id must be a team id' }).regex(TEAM_ID, 'team_id must be a team id such as team_0123456789ab').optional(),
-  action: z.enum(BULK_ACTIONS, { error: `action must be one of ${BULK_ACTIONS.join(', ')}` }),
-  tags: tagList('tags').optional(),
-}, { error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown field ${(issue as { keys?: string[] }).keys?.join(', ')}; allowed: ids, q, team_id, action, tags` : 'Body must be a JSON object') });
-
-/** A zod failure as the contract's 422 with dotted field paths. */
-function invalidBody(error: z.ZodError): DomainError {
-  const errors = error.issues.map((i) => ({ field: i.path.join('.') || 'body', message: i.message }));
-  return invalid(errors[0].field === 'body' ? errors[0].message : `Invalid ${errors[0].field}: ${errors[0].message}`, errors);
-}
 
 /** Tags from a request body: normalized and distinct; 422 naming the bad one. */
 export function parseTags(value: unknown, field = 'tags', min = 0): string[] {
-  const parsed = tagList(field).min(min, `${field} needs at least ${min} tag`).safeParse(value);
-  if (!parsed.success) throw invalidBody(new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: [field, ...i.path] }))));
+  const parsed = tagListSchema(field).min(min, `${field} needs at least ${min} tag`).safeParse(value);
+  if (!parsed.success) throw invalidFromZod(new z.ZodError(parsed.error.issues.map((i) => ({ ...i, path: [field, ...i.path] }))));
   const tags = parsed.data.map(normalizeTag);
   const bad = tags.findIndex((t) => t === null);
   if (bad !== -1) throw invalid(`Invalid ${field}.${bad}: a tag has 1 to 64 characters besides spaces and commas`, [{ field: `${field}.${bad}`, message: 'not a tag' }]);
@@ -50,19 +28,18 @@ export class EmailActions {
   constructor(private readonly deps: { emails: EmailStore; tags: TagStore; ids: IdCodec; events: EventBus; logger: Logger; recount: () => void }) {}
 
   /** `PUT /sandbox/emails/{id}/tags`: replaces one email's tags. */
-  setTags(row: { id: number; team_id: string }, body: Record<string, unknown>): string[] {
-    const unknown = Object.keys(body).filter((k) => k !== 'tags');
-    if (unknown.length) throw invalid(`Unknown field ${unknown[0]}: the body is {"tags": [...]}`, unknown.map((field) => ({ field, message: 'unknown field' })));
-    if (body.tags === undefined) throw invalid('tags is required: an array of tags ([] removes them all)', [{ field: 'tags', message: 'required' }]);
-    const tags = this.deps.tags.set(row.id, parseTags(body.tags));
+  setTags(row: { id: number; team_id: string }, body: unknown): string[] {
+    const parsed = setTagsRequestSchema.safeParse(body);
+    if (!parsed.success) throw invalidFromZod(parsed.error);
+    const tags = this.deps.tags.set(row.id, parseTags(parsed.data.tags));
     this.announce({ action: 'set_tags', ids: [this.deps.ids.encode(row.id)], tags, count: 1, team_id: row.team_id });
     return tags;
   }
 
   /** `POST /sandbox/emails/bulk`. */
   bulk(body: unknown): BulkResult {
-    const parsed = bulkSchema.safeParse(body);
-    if (!parsed.success) throw invalidBody(parsed.error);
+    const parsed = bulkRequestSchema.safeParse(body);
+    if (!parsed.success) throw invalidFromZod(parsed.error);
     const request = parsed.data;
     if ((request.ids === undefined) === (request.q === undefined)) {
       throw invalid('Give either ids (a list of email ids) or q (a search; "" for every email)', [{ field: request.ids ? 'q' : 'ids', message: 'exactly one of ids and q' }]);

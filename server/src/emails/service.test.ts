@@ -44,10 +44,12 @@ const asCreated = async (id: string) => {
 describe('email events carry the sandbox summary', () => {
   it('email.created for an API send equals the list item', async () => {
     const created = nextEvent('email.created');
-    const res = await server.api('/v1/send', { method: 'POST', key: KEY, json: { from: 'Shop <shop@acme.test>', to: ['a@example.com', 'B <b@example.com>'], cc: 'c@example.com', subject: 'Receipt', body: '<p>Thanks</p>', headers: { 'X-Env': 'ci' } } });
+    const res = await server.api('/v1/send', { method: 'POST', key: KEY, json: { from: 'Shop <shop@acme.test>', to: ['a@example.com', 'B <b@example.com>'], cc: 'c@example.com', subject: 'Receipt', body: '<p>Thanks</p>', headers: { 'X-Env': 'ci', 'X-Tags': 'receipt, Shop' } } });
     expect(res.status).toBe(200);
     const event = await created;
     expect(event.data.id).toBe(res.body.data[0].email_id);
+    // The inbox shows tag chips on a new row from the event alone.
+    expect(event.data.tags).toEqual(['receipt', 'Shop']);
     expect(event.data).toEqual(await asCreated(event.data.id));
   });
 
@@ -62,9 +64,10 @@ describe('email events carry the sandbox summary', () => {
   });
 
   it('email.updated for a read change carries the new read flag', async () => {
-    const created = nextEvent('email.created');
+    // Paused delivery still moves processing → queued: once queued, nothing else changes it.
+    const queued = nextEvent('email.updated', (e) => e.data.subject === 'Read me' && e.data.status === 'queued');
     await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'r@example.com', subject: 'Read me', body: 'x' } });
-    const { data } = await created;
+    const { data } = await queued;
     const updated = nextEvent('email.updated', (e) => e.data.id === data.id);
     await server.api(`/sandbox/emails/${data.id}`, { method: 'PATCH', json: { read: true } });
     const event = await updated;

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
 import { DOCS_CSP } from './docs.js';
@@ -55,5 +57,19 @@ describe('/docs', () => {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('Swagger UI\'s install-time analytics', () => {
+  // swagger-ui-dist depends on @scarf/scarf, whose postinstall reports installs to scarf.sh
+  // unless a package on the way to it sets scarfSettings.enabled false, as sendbox's does.
+  it('are turned off for any app that installs sendbox, by Scarf\'s own rule', async () => {
+    const own = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { name: string; version: string; scarfSettings?: unknown };
+    expect(own.scarfSettings).toEqual({ enabled: false });
+    const scarf = createRequire(import.meta.url)('@scarf/scarf/report.js') as { processDependencyTreeOutput(resolve: (v: unknown) => void, reject: (e: Error) => void): (error: null, stdout: string) => void };
+    // What `npm ls @scarf/scarf --json --long` prints in an app that depends on sendbox.
+    const tree = { name: 'some-app', version: '1.0.0', path: '/app', dependencies: { sendbox: { name: own.name, version: own.version, path: '/app/node_modules/sendbox', scarfSettings: own.scarfSettings, dependencies: { 'swagger-ui-dist': { name: 'swagger-ui-dist', version: '5', path: '/app/node_modules/swagger-ui-dist', dependencies: { '@scarf/scarf': { name: '@scarf/scarf', version: '1.4.0', path: '/app/node_modules/@scarf/scarf' } } } } } } };
+    const decision = await new Promise<unknown>((resolve, reject) => scarf.processDependencyTreeOutput(resolve, reject)(null, JSON.stringify(tree))).catch((error: Error) => error.message);
+    expect(decision).toBe('Scarf has been disabled via a package.json in the dependency chain.');
   });
 });

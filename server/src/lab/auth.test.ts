@@ -44,7 +44,6 @@ const receiver = (name: string, record: string) => async (query: string, type: s
 };
 
 describe('DKIM signing and GET /sandbox/emails/{id}/auth', () => {
-  // mailauth (like Gmail) reports a body changed after signing as dkim=neutral "body hash did not verify".
   it('signs mail from a team domain with its key: the .eml verifies with mailauth, and fails once its body is altered', async () => {
     const { selector, publicRecord } = await addDomain('signed.example', true);
     const id = await send({ from: 'Acme <hello@signed.example>' });
@@ -55,13 +54,24 @@ describe('DKIM signing and GET /sandbox/emails/{id}/auth', () => {
     const view = await server.api(`/sandbox/emails/${id}`);
     expect(signature).toContain(`t=${Math.floor(Date.parse(view.body.data.created_at) / 1000)}`);
 
+    // A receiver of its own, with only the published key.
     const resolver = receiver(`${selector}._domainkey.signed.example`, publicRecord);
     const good = await authenticate(eml, { resolver, sender: 'x@send.signed.example', ip: '192.0.2.25', helo: 'x', mta: 'mx.test', disableArc: true, disableBimi: true, disableDmarc: true } as never);
     expect(good.dkim.results[0].status.result).toBe('pass');
     const altered = eml.replace('Hello Jane', 'Hello Mallory');
     expect(altered).not.toBe(eml);
     const bad = await authenticate(altered, { resolver, sender: 'x@send.signed.example', ip: '192.0.2.25', helo: 'x', mta: 'mx.test', disableArc: true, disableBimi: true, disableDmarc: true } as never);
-    expect(bad.dkim.results[0].status).toMatchObject({ result: 'neutral', comment: 'body hash did not verify' });
+    expect(bad.dkim.results[0].status.comment).toBe('body hash did not verify');
+
+    // The altered copy, submitted over SMTP from outside the team: sendbox does not sign it
+    // again, and /auth reports its signature as a receiver must (RFC 6376 §6.1.3: PERMFAIL).
+    const resent = await sendWithNodemailer(server.smtpPort, { envelope: { from: 'hello@signed.example', to: ['jane@example.com'] }, raw: altered });
+    const data = (await server.api(`/sandbox/emails/${queuedId(resent.info.response)}/auth`)).body.data;
+    expect(data.signed_by_sendbox).toBe(false);
+    expect(data.dkim).toEqual([expect.objectContaining({ result: 'fail', domain: 'signed.example', selector, body_hash_matches: false, comment: 'body hash did not verify' })]);
+    expect(data.authentication_results).toContain('dkim=fail (body hash did not verify)');
+    expect(data.dmarc.result).not.toBe('pass');
+    expect(data.summary).toContain('dkim=fail for signed.example (body hash did not verify)');
   });
 
   it('signs deterministically: every download is the same bytes', async () => {

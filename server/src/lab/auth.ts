@@ -165,6 +165,7 @@ export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: B
     disableBimi: true,
   } as Parameters<typeof authenticate>[1]);
 
+  const authenticationResults = reportBodyHashFailures(result);
   // An unsigned message has one result without a domain ("message not signed"): no signature to describe.
   const dkim: DkimSignatureResult[] = result.dkim.results.filter((r) => Boolean(r.signingDomain)).map((r) => {
     const raw = r as typeof r & { bodyHash?: string; bodyHashExpecting?: string; signingHeaders?: { keys?: string }; algo?: string; signature?: string };
@@ -212,14 +213,32 @@ export async function authenticateEmail(deps: AuthDeps, row: EmailRow, stored: B
     spf,
     dmarc,
     bulk_sender: bulkSenderChecks(headers, dkim, visibleText),
-    authentication_results: result.headers.trim(),
+    authentication_results: authenticationResults,
   };
+}
+
+const BODY_HASH_FAILED = 'body hash did not verify';
+
+/**
+ * RFC 6376 §6.1.3 step 3: a body hash that does not match is a PERMFAIL, which RFC 8601
+ * §2.7.1 reports as dkim=fail. mailauth 4 writes neutral, as Gmail does (mailauth 7 writes
+ * fail in its strict mode, but needs Node 22): sendbox answers what the RFCs say, in the
+ * results and in the Authentication-Results header. Returns that header.
+ */
+function reportBodyHashFailures(result: { dkim: { results: { status: { result?: unknown; comment?: unknown } }[] }; headers: string }): string {
+  let header = result.headers.trim();
+  for (const row of result.dkim.results) {
+    if (row.status.result !== 'neutral' || row.status.comment !== BODY_HASH_FAILED) continue;
+    row.status.result = 'fail';
+    header = header.replace(`dkim=neutral (${BODY_HASH_FAILED})`, `dkim=fail (${BODY_HASH_FAILED})`);
+  }
+  return header;
 }
 
 function summarize(s: { fromDomain: string; teamDomain: DomainRow | null; signer: DomainRow | null; dkim: DkimSignatureResult[]; spf: AuthResult['spf']; dmarc: AuthResult['dmarc']; real: boolean }): string {
   const { fromDomain, teamDomain, signer, dkim, spf, dmarc } = s;
   if (!teamDomain) {
-    return `${fromDomain} is not a domain of this team, so sendbox does not sign for it: a receiver sees ${dkim.length ? `dkim=${dkim[0].result} for ${dkim[0].domain}` : 'no DKIM signature'}, SPF ${spf.result} for ${spf.domain} (not aligned with From) and dmarc=${dmarc.result}.`;
+    return `${fromDomain} is not a domain of this team, so sendbox does not sign for it: a receiver sees ${dkim.length ? `dkim=${dkim[0].result} for ${dkim[0].domain}${dkim[0].result !== 'pass' && dkim[0].comment ? ` (${dkim[0].comment})` : ''}` : 'no DKIM signature'}, SPF ${spf.result} for ${spf.domain} (not aligned with From) and dmarc=${dmarc.result}.`;
   }
   if (!signer) return `${fromDomain} was added to the team after this email was sent, so it went out unsigned: dmarc=${dmarc.result}.`;
   if (teamDomain.verified_for_sending !== 1 && !s.real) {

@@ -7,9 +7,11 @@ describe('lab flags', () => {
     expect(loadConfig(['--spamassassin', '127.0.0.1:783'], {}).spamassassin).toBe('127.0.0.1:783');
     expect(loadConfig([], { SENDBOX_SPAMASSASSIN: 'spamd.local' }).spamassassin).toBe('spamd.local');
     expect(loadConfig([], { SENDBOX_RSPAMD: 'http://127.0.0.1:11333' }).rspamd).toBe('http://127.0.0.1:11333');
-    expect(loadConfig([], {}).linkCheck).toBe(true);
-    expect(loadConfig(['--no-link-check'], {}).linkCheck).toBe(false);
-    expect(loadConfig([], { SENDBOX_LINK_CHECK: 'no', SENDBOX_LINK_CHECK_TIMEOUT_MS: '250' })).toMatchObject({ linkCheck: false, linkCheckTimeoutMs: 250 });
+    // Off until asked for: it makes sendbox fetch URLs that an email chose.
+    expect(loadConfig([], {}).linkCheck).toBe(false);
+    expect(loadConfig(['--link-check'], {}).linkCheck).toBe(true);
+    expect(loadConfig([], { SENDBOX_LINK_CHECK: 'yes', SENDBOX_LINK_CHECK_TIMEOUT_MS: '250' })).toMatchObject({ linkCheck: true, linkCheckTimeoutMs: 250 });
+    expect(loadConfig(['--no-link-check'], { SENDBOX_LINK_CHECK: 'true' }).linkCheck).toBe(false);
   });
 
   it.each([

@@ -68,6 +68,40 @@ describe('html-check corpus (caniemail data)', () => {
   });
 });
 
+/**
+ * A corpus of small emails, one per well-known compatibility trap, with the verdicts
+ * caniemail gives the clients people ask about (caniemail.com, data bundled with sendbox).
+ */
+const corpus = (name: string) => readFileSync(new URL(`./fixtures/corpus/${name}`, import.meta.url), 'utf8');
+const CLIENTS = ['apple-mail.ios', 'gmail.desktop-webmail', 'gmail.android', 'outlook.windows', 'outlook.outlook-com', 'yahoo.desktop-webmail'];
+
+describe('html-check corpus: one email per known trap', () => {
+  it.each([
+    ['flexbox-layout.html', 'css-display-flex', 4, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'yes', 'gmail.android': 'partial', 'outlook.windows': 'no', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'yes' }],
+    ['flexbox-layout.html', 'css-justify-content', 4, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'no', 'gmail.android': 'no', 'outlook.windows': 'no', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'no' }],
+    ['head-style.html', 'html-style', 4, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'partial', 'gmail.android': 'partial', 'outlook.windows': 'partial', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'yes' }],
+    ['head-style.html', 'css-at-media', 6, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'partial', 'gmail.android': 'partial', 'outlook.windows': 'no', 'outlook.outlook-com': 'partial', 'yahoo.desktop-webmail': 'partial' }],
+    ['background-image.html', 'css-background-image', 5, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'yes', 'gmail.android': 'yes', 'outlook.windows': 'no', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'partial' }],
+    ['background-image.html', 'css-background-size', 5, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'yes', 'gmail.android': 'partial', 'outlook.windows': 'no', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'yes' }],
+    ['web-font.html', 'css-at-font-face', 5, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'no', 'gmail.android': 'no', 'outlook.windows': 'partial', 'outlook.outlook-com': 'no', 'yahoo.desktop-webmail': 'no' }],
+    ['rounded-button.html', 'css-border-radius', 5, { 'apple-mail.ios': 'yes', 'gmail.desktop-webmail': 'yes', 'gmail.android': 'yes', 'outlook.windows': 'no', 'outlook.outlook-com': 'yes', 'yahoo.desktop-webmail': 'partial' }],
+  ])('%s uses %s on line %i, with these verdicts', (file, slug, line, expected) => {
+    const feature = htmlCheck(corpus(file)).features.find((f) => f.slug === slug);
+    expect(feature, `${slug} in ${file}`).toBeDefined();
+    expect(feature!.uses.map((u) => u.line)).toContain(line);
+    expect(Object.fromEntries(CLIENTS.map((c) => [c, feature!.support[c].support]))).toEqual(expected);
+  });
+
+  it('scores each trap below a plain email, and the ones Gmail cannot render lowest', () => {
+    const plain = htmlCheck('<p>Your order has shipped.</p>').score;
+    const scores = Object.fromEntries(['flexbox-layout.html', 'head-style.html', 'background-image.html', 'web-font.html', 'rounded-button.html'].map((f) => [f, htmlCheck(corpus(f)).score]));
+    for (const score of Object.values(scores)) expect(score).toBeLessThan(plain);
+    // Web fonts and justify-content are unsupported in Gmail (a fifth of opens): the two lowest.
+    const lowest = Object.entries(scores).sort((a, b) => a[1] - b[1]).slice(0, 2).map(([f]) => f).sort();
+    expect(lowest).toEqual(['flexbox-layout.html', 'web-font.html']);
+  });
+});
+
 describe('GET /sandbox/emails/{id}/html-check', () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
+import { linkCheckResultSchema } from '../../../shared/lab.js';
 
 /** Real HTTP servers on loopback: 200, 301 → 200, 404, 500, a hang, a HEAD-refusing server and a refused port. */
 
@@ -34,8 +35,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
   refusedPort = (closed.address() as { port: number }).port;
   await new Promise((resolve) => closed.close(resolve));
-  sendbox = await startServer(['--link-check-timeout-ms', '500']);
-  off = await startServer(['--no-link-check']);
+  sendbox = await startServer(['--link-check', '--link-check-timeout-ms', '500']);
+  off = await startServer();
 });
 afterAll(async () => {
   await sendbox.close();
@@ -70,6 +71,8 @@ describe('POST /sandbox/emails/{id}/link-check', () => {
     expect(byUrl[`${base}/loop`]).toMatchObject({ ok: false, redirects: 5, error: 'more than 5 redirects' });
     expect(byUrl[`${base}/logo.png`]).toMatchObject({ kind: 'image', status: 200, ok: true });
     expect(res.body.data).toMatchObject({ checked: 9, ok: 4, failed: 5, skipped: [], limits: { max_links: 30, timeout_ms: 500, max_redirects: 5, concurrency: 4 } });
+    // Exactly the shape the OpenAPI document publishes (the same zod schema).
+    expect(linkCheckResultSchema.safeParse(res.body.data).success).toBe(true);
   });
 
   it('sends no cookie, credentials or referrer, even after a server set a cookie', async () => {
@@ -110,12 +113,40 @@ describe('POST /sandbox/emails/{id}/link-check', () => {
     expect((await sendbox.api(`/sandbox/emails/${id}/link-check`)).status).toBe(405);
   });
 
-  it('refuses with 403 when started with --no-link-check, fetching nothing', async () => {
+  it('runs one check at a time: a second check waits for the first, so fetches never pile up', async () => {
+    // The first check's links never answer (it ends at --link-check-timeout-ms, 500 ms here);
+    // the second check's answer at once. Run together, the second may only start, and so
+    // only finish, after the first.
+    let firstArrived!: () => void;
+    const firstRunning = new Promise<void>((resolve) => (firstArrived = resolve));
+    const gate = createServer((req, res) => {
+      if (new URL(req.url ?? '/', 'http://x').searchParams.get('c') === '2') res.writeHead(200).end();
+      else firstArrived();
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(gate.address() as { port: number }).port}`;
+    try {
+      const links = (n: number) => Array.from({ length: 4 }, (_, i) => `<a href="${at}/x?c=${n}&amp;l=${i}">${i}</a>`).join(' ');
+      const [first, second] = [await send(sendbox, `<p>${links(1)}</p>`), await send(sendbox, `<p>${links(2)}</p>`)];
+      const finished: string[] = [];
+      const firstCheck = check(sendbox, first).then((res) => (finished.push('first'), res));
+      await firstRunning;
+      const [a, b] = await Promise.all([firstCheck, check(sendbox, second).then((res) => (finished.push('second'), res))]);
+      expect(a.body.data.links.map((l: { error: string }) => l.error)).toEqual(Array(4).fill('no answer within 500 ms'));
+      expect(b.body.data.ok).toBe(4);
+      expect(finished).toEqual(['first', 'second']);
+    } finally {
+      gate.closeAllConnections();
+      await new Promise((resolve) => gate.close(resolve));
+    }
+  });
+
+  it('is off until sendbox is started with --link-check: 403 naming the flag, fetching nothing', async () => {
     const id = await send(off, `<a href="${base}/ok">x</a>`);
     seen.length = 0;
     const res = await check(off, id);
     expect(res.status).toBe(403);
-    expect(res.body.message).toContain('--no-link-check');
+    expect(res.body).toEqual({ status: 403, message: 'Link checking is off: start sendbox with --link-check (SENDBOX_LINK_CHECK=true) to let it fetch the links of an email' });
     expect(seen).toEqual([]);
   });
 });

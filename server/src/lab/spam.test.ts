@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from '../../test/harness.js';
-import { createServer as createHttpServer } from 'node:http';
 import { parseSpamdReply } from './spam.js';
+import { spamResultSchema } from '../../../shared/lab.js';
 
 /** spamd lives in /usr/sbin on Debian, which a non-root PATH may lack; SPAMD_PATH overrides. */
 const SPAMD = process.env.SPAMD_PATH ?? (existsSync('/usr/sbin/spamd') ? '/usr/sbin/spamd' : 'spamd');
@@ -78,6 +78,8 @@ describe('GET /sandbox/emails/{id}/spam with a real spamd', () => {
     expect(data).toMatchObject({ configured: true, backend: 'spamassassin', server: `127.0.0.1:${spamd.port}`, verdict: 'spam', threshold: 5, cached: false });
     expect(data.score).toBeGreaterThanOrEqual(1000);
     expect(data.rules[0]).toEqual({ name: 'GTUBE', score: 1000, description: 'BODY: Generic Test for Unsolicited Bulk Email' });
+    // A real spamd answer has exactly the shape the OpenAPI document publishes (the same zod schema).
+    expect(spamResultSchema.safeParse(data).success).toBe(true);
   }, 60_000);
 
   it('scores a clean transactional message as not spam, and answers the second time from the cache', async () => {
@@ -147,42 +149,85 @@ describe('parseSpamdReply', () => {
   });
 });
 
-describe('GET /sandbox/emails/{id}/spam with --rspamd', () => {
-  // rspamd is not packaged for the CI image: a local HTTP server speaks its /checkv2 protocol (the JSON rspamd documents).
-  let rspamd: ReturnType<typeof createHttpServer>;
-  let server: TestServer;
-  const received: { path: string; body: string }[] = [];
-  beforeAll(async () => {
-    rspamd = createHttpServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => (body += c.toString()));
-      req.on('end', () => {
-        received.push({ path: req.url ?? '', body });
-        res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify({
-          is_skipped: false, score: 16.2, required_score: 15, action: 'reject',
-          symbols: { GTUBE: { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' }, MISSING_DATE: { name: 'MISSING_DATE', score: 1.2, options: ['no Date'] } },
-        }));
-      });
-    });
-    await new Promise<void>((resolve) => rspamd.listen(0, '127.0.0.1', resolve));
-    server = await startServer(['--rspamd', `http://127.0.0.1:${(rspamd.address() as { port: number }).port}`]);
+/** rspamd is in /usr/bin on Debian (package rspamd, installed by .ci/run); RSPAMD_PATH overrides. */
+const RSPAMD = process.env.RSPAMD_PATH ?? 'rspamd';
+
+/**
+ * A real rspamd (Debian's rspamd 3.4) on a loopback port: only its scanning worker, logging to
+ * the console, its state in a throwaway directory, and DNS pointed at a closed local port so
+ * that its network lookups fail at once instead of leaving the machine.
+ */
+async function startRspamd(): Promise<{ port: number; stop: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'sendbox-rspamd-'));
+  for (const sub of ['local/override.d', 'local/local.d', 'db', 'run', 'log']) mkdirSync(join(dir, sub), { recursive: true });
+  for (const sub of ['', 'local', 'local/override.d', 'local/local.d', 'db', 'run', 'log']) chmodSync(join(dir, sub), 0o777);
+  const port = await freePort();
+  writeFileSync(join(dir, 'local/override.d/worker-normal.inc'), `bind_socket = "127.0.0.1:${port}";\ncount = 1;\n`);
+  writeFileSync(join(dir, 'local/override.d/worker-controller.inc'), 'enabled = false;\n');
+  writeFileSync(join(dir, 'local/override.d/worker-proxy.inc'), 'enabled = false;\n');
+  writeFileSync(join(dir, 'local/override.d/logging.inc'), 'type = "console";\nlevel = "info";\n');
+  writeFileSync(join(dir, 'local/local.d/options.inc'), 'dns { nameserver = ["127.0.0.1:1"]; timeout = 0.1s; retransmits = 0; }\n');
+  const vars = [`--var=LOCAL_CONFDIR=${join(dir, 'local')}`, `--var=DBDIR=${join(dir, 'db')}`, `--var=RUNDIR=${join(dir, 'run')}`, `--var=LOGDIR=${join(dir, 'log')}`];
+  const child: ChildProcess = spawn(RSPAMD, ['-f', '-u', 'nobody', '-g', 'nogroup', ...vars], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  // Ready when its scanning worker says it runs on the port (the main process bound it before forking).
+  const ready = new RegExp(`starting normal process \\d+ \\(0\\); listen on: 127\\.0\\.0\\.1:${port}`);
+  await new Promise<void>((resolve, reject) => {
+    child.once('error', (error) => reject(new Error(`rspamd could not start (${error.message}): install Debian's rspamd package`)));
+    child.once('exit', (code) => reject(new Error(`rspamd exited with ${code}: ${log.slice(-2000)}`)));
+    const onData = (chunk: Buffer) => {
+      log += chunk.toString();
+      if (ready.test(log)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
   });
+  return {
+    port,
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('GET /sandbox/emails/{id}/spam with a real rspamd (--rspamd)', () => {
+  let rspamd: { port: number; stop: () => Promise<void> };
+  let server: TestServer;
+  beforeAll(async () => {
+    rspamd = await startRspamd();
+    server = await startServer(['--rspamd', `http://127.0.0.1:${rspamd.port}`]);
+  }, 60_000);
   afterAll(async () => {
-    await server.close();
-    rspamd.closeAllConnections();
-    await new Promise((resolve) => rspamd.close(resolve));
+    await server?.close();
+    await rspamd?.stop();
   });
 
-  it('posts the raw message to /checkv2 and maps score, threshold, action and symbols', async () => {
-    const sent = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { to: 'jane@example.com', subject: 'rspamd', body: GTUBE } });
-    const res = await server.api(`/sandbox/emails/${sent.body.data[0].email_id}/spam`);
+  const send = async (subject: string, body: string) => {
+    const res = await server.api('/v1/send', { method: 'POST', key: 'spam-key', json: { from: 'Acme <news@acme.test>', to: 'jane@example.com', subject, body } });
+    return res.body.data[0].email_id as string;
+  };
+
+  it('scores GTUBE as spam with rspamd\'s reject action and its GTUBE symbol', async () => {
+    const res = await server.api(`/sandbox/emails/${await send('Test', `GTUBE test.\n\n${GTUBE}\n`)}/spam`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ configured: true, backend: 'rspamd', score: 16.2, threshold: 15, verdict: 'spam', action: 'reject', cached: false });
-    expect(res.body.data.rules).toEqual([
-      { name: 'GTUBE', score: 15, description: 'GTUBE test pattern' },
-      { name: 'MISSING_DATE', score: 1.2, description: '(no Date)' },
-    ]);
-    expect(received[0].path).toBe('/checkv2');
-    expect(received[0].body).toContain('Subject: rspamd');
-  });
+    expect(res.body.data).toMatchObject({ configured: true, backend: 'rspamd', server: `http://127.0.0.1:${rspamd.port}`, verdict: 'spam', action: 'reject', cached: false });
+    expect(res.body.data.score).toBeGreaterThanOrEqual(res.body.data.threshold);
+    expect(res.body.data.rules.map((r: { name: string }) => r.name)).toContain('GTUBE');
+    expect(spamResultSchema.safeParse(res.body.data).success).toBe(true);
+  }, 60_000);
+
+  it('scores a clean transactional message as not spam, listing the symbols with their descriptions', async () => {
+    const res = await server.api(`/sandbox/emails/${await send('Your receipt', 'Hi Jane,\n\nthanks for your order. Your receipt is on your account page.\n\nAcme')}/spam`);
+    const data = res.body.data;
+    expect(data).toMatchObject({ configured: true, backend: 'rspamd', verdict: 'not-spam', action: 'no action' });
+    expect(data.score).toBeLessThan(data.threshold);
+    expect(data.rules.length).toBeGreaterThan(0);
+    expect(data.rules.find((r: { name: string }) => r.name === 'MIME_GOOD')).toMatchObject({ score: -0.1, description: expect.stringContaining('Known content-type') });
+    // Highest score first.
+    const scores = data.rules.map((r: { score: number }) => r.score);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+  }, 60_000);
 });

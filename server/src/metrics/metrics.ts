@@ -1,5 +1,7 @@
+import { createRequire } from 'node:module';
+import { constants as perfConstants, monitorEventLoopDelay, PerformanceObserver, type IntervalHistogram, type PerformanceEntry } from 'node:perf_hooks';
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../storage/db.js';
 import type { RecipientChange } from '../simulation/lifecycle.js';
 import type { Scenarios } from '../simulation/scenarios.js';
@@ -58,8 +60,23 @@ export class Metrics {
         for (const rule of rules()) this.set({ rule: String(rule.id), action: actionLabel(rule.action) }, rule.uses);
       },
     });
-    // Includes nodejs_eventloop_lag_seconds (and its percentiles), memory and CPU.
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: 20 });
+    // prom-client's default process metrics (memory, CPU, handles, heap, version), each read
+    // at scrape time. Its event-loop and GC metrics are not among them: they start a monitor
+    // and an observer that prom-client never stops, so this class runs its own (start/stop).
+    for (const name of SCRAPE_TIME_DEFAULTS) (requireCjs(`prom-client/lib/metrics/${name}.js`) as DefaultMetric)(this.registry, {});
+    this.eventLoop = new EventLoopMetrics(this.registry);
+  }
+
+  private readonly eventLoop: EventLoopMetrics;
+
+  /** Starts the event-loop delay monitor and the GC observer (at listen). */
+  start(): void {
+    this.eventLoop.start();
+  }
+
+  /** Stops them (at close), so a stopped sendbox leaves nothing running in the process. */
+  stop(): void {
+    this.eventLoop.stop();
   }
 
   /** Ingest stored a batch of emails. */
@@ -97,6 +114,85 @@ export class Metrics {
     }
     next();
   };
+}
+
+const requireCjs = createRequire(import.meta.url);
+type DefaultMetric = (registry: Registry, config: object) => void;
+// The entries of prom-client 15's collectDefaultMetrics that hold no handle (lib/defaultMetrics.js).
+const SCRAPE_TIME_DEFAULTS = ['processCpuTotal', 'processStartTime', 'osMemoryHeap', 'processOpenFileDescriptors', 'processMaxFileDescriptors', 'processResources', 'processHandles', 'processRequests', 'heapSizeAndUsed', 'heapSpacesSizeAndUsed', 'version'];
+
+const GC_KINDS: Record<number, string> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: 'weakcb',
+};
+
+/**
+ * Event-loop lag and GC durations under prom-client's names (`nodejs_eventloop_lag_*`,
+ * `nodejs_gc_duration_seconds`), from a delay monitor and a GC observer that stop() ends.
+ */
+class EventLoopMetrics {
+  private histogram: IntervalHistogram | null = null;
+  private observer: PerformanceObserver | null = null;
+  private readonly gc: Histogram<'kind'>;
+
+  constructor(registry: Registry) {
+    const registers = [registry];
+    const stats: [string, string, (h: IntervalHistogram) => number][] = [
+      ['min', 'minimum', (h) => h.min],
+      ['max', 'maximum', (h) => h.max],
+      ['mean', 'mean', (h) => h.mean],
+      ['stddev', 'standard deviation', (h) => h.stddev],
+      ['p50', '50th percentile', (h) => h.percentile(50)],
+      ['p90', '90th percentile', (h) => h.percentile(90)],
+      ['p99', '99th percentile', (h) => h.percentile(99)],
+    ];
+    const monitor = () => this.histogram;
+    stats.forEach(([suffix, what, pick], index) => {
+      new Gauge({
+        name: `nodejs_eventloop_lag_${suffix}_seconds`,
+        help: `The ${what} of the recorded event loop delays.`,
+        registers,
+        collect() {
+          const h = monitor();
+          // Nanoseconds; before its first sample the monitor's min is a huge sentinel.
+          if (h && h.count > 0) this.set(pick(h) / 1e9);
+          // Gauges are collected in the order they were registered: after the last one, each
+          // scrape starts a new interval, as prom-client's own does.
+          if (index === stats.length - 1) h?.reset();
+        },
+      });
+    });
+    new Gauge({
+      name: 'nodejs_eventloop_lag_seconds',
+      help: 'Lag of event loop in seconds.',
+      registers,
+      async collect() {
+        const start = process.hrtime.bigint();
+        await new Promise((resolve) => setImmediate(resolve));
+        this.set(Number(process.hrtime.bigint() - start) / 1e9);
+      },
+    });
+    this.gc = new Histogram({ name: 'nodejs_gc_duration_seconds', help: 'Garbage collection duration by kind, one of major, minor, incremental or weakcb.', labelNames: ['kind'], buckets: [0.001, 0.01, 0.1, 1, 2, 5], registers });
+  }
+
+  start(): void {
+    if (this.histogram) return;
+    this.histogram = monitorEventLoopDelay({ resolution: 20 });
+    this.histogram.enable();
+    this.observer = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) this.gc.observe({ kind: GC_KINDS[((entry as PerformanceEntry & { detail?: { kind?: number } }).detail)?.kind ?? -1] ?? 'unknown' }, entry.duration / 1000);
+    });
+    this.observer.observe({ entryTypes: ['gc'] });
+  }
+
+  stop(): void {
+    this.histogram?.disable();
+    this.histogram = null;
+    this.observer?.disconnect();
+    this.observer = null;
+  }
 }
 
 function actionLabel(action: RuleAction): string {

@@ -117,6 +117,12 @@ const ruleSchema = strict({
   nth: wholeNumber('nth', 1, 1_000_000).nullable().optional(),
 }, 'rule');
 
+/**
+ * The body of `POST /sandbox/rules` as the OpenAPI document describes it: the rule schema
+ * with its action as one of the four action schemas that parseRule picks between.
+ */
+export const ruleRequestSchema = ruleSchema.extend({ action: z.union([outcomeAction, httpAction, smtpAction, tagAction]) });
+
 export type ParsedRule = { match: RuleMatch; action: RuleAction; times: number | null; nth: number | null };
 
 /** Validates a rule body; a failure is a zod error with dotted paths (`action.code`). */

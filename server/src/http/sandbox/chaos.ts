@@ -8,7 +8,8 @@ import { jsonBody } from './query.js';
 /** /sandbox/chaos: read and change the seeded random outcomes; a PUT keeps what it omits. */
 const rate = (outcome: string) => z.number({ error: `rates.${outcome} must be a number between 0 and 1` }).min(0, `rates.${outcome} must be at least 0`).max(1, `rates.${outcome} must be at most 1`);
 
-const chaosSchema = z.strictObject({
+/** The body of `PUT /sandbox/chaos` (also the OpenAPI document's). */
+export const chaosRequestSchema = z.strictObject({
   rates: z.strictObject(Object.fromEntries(CHAOS_OUTCOMES.map((o) => [o, rate(o).optional()])) as Record<(typeof CHAOS_OUTCOMES)[number], z.ZodOptional<z.ZodNumber>>, {
     error: (issue) => (issue.code === 'unrecognized_keys' ? `rates takes ${CHAOS_OUTCOMES.join(', ')}` : 'rates must be an object such as {"bounced": 0.05}'),
   }).optional(),
@@ -23,7 +24,7 @@ export function sandboxChaosRouter(services: Services): Router {
     res.json({ status: 200, message: chaos.enabled ? 'Chaos is on' : 'Chaos is off', data: chaos.settings() });
   });
   router.put('/', (req, res) => {
-    const parsed = chaosSchema.safeParse(jsonBody(req));
+    const parsed = chaosRequestSchema.safeParse(jsonBody(req));
     if (!parsed.success) throw validationError(parsed.error);
     const rates = { ...chaos.settings().rates, ...Object.fromEntries(Object.entries(parsed.data.rates ?? {}).filter(([, v]) => v !== undefined)) };
     const problem = ratesProblem(rates);

@@ -32,7 +32,8 @@ function locate(services: Services, teamId: string | undefined, input: string): 
   return rows[0];
 }
 
-const addSchema = z.strictObject({
+/** The body of `POST /sandbox/domains` (also the OpenAPI document's). */
+export const addTeamDomainRequestSchema = z.strictObject({
   team_id: z.string({ error: 'team_id is required and must be a string' }).regex(TEAM_ID, 'team_id must be a team id such as team_0123456789ab'),
   value: z.string({ error: 'value is required and must be a string' }),
 });
@@ -54,7 +55,7 @@ export function sandboxDomainsRouter(services: Services): Router {
   });
 
   router.post('/', async (req, res) => {
-    const parsed = addSchema.safeParse(requireJsonObject(req));
+    const parsed = addTeamDomainRequestSchema.safeParse(requireJsonObject(req));
     if (!parsed.success) throw validationError(parsed.error);
     const identity = await addDomain(services, parsed.data.team_id, parsed.data.value);
     res.status(201).json({ status: 201, message: 'Domain added', data: identity });

@@ -12,7 +12,8 @@ import { emailParam, jsonBody } from './query.js';
  */
 const TYPES = ['delivered', 'bounced', 'failed', 'complaint', 'open', 'click'] as const;
 
-const eventSchema = z.strictObject({
+/** The body of `POST /sandbox/emails/{id}/events` (also the OpenAPI document's). */
+export const forceEventRequestSchema = z.strictObject({
   type: z.enum(TYPES, { error: `type must be one of ${TYPES.join(', ')}` }),
   recipient: z.string({ error: 'recipient must be an address string' }).min(3).max(254).optional(),
   url: z.string({ error: 'url must be a string' }).max(2048).regex(/^https?:\/\/\S+$/i, 'url must be an http(s) URL').optional(),
@@ -22,7 +23,7 @@ export function forceEventHandler(services: Services): RequestHandler {
   const { emails, lifecycle, emailService, clock } = services;
   return async (req, res) => {
     const row = emailParam(services, req);
-    const parsed = eventSchema.safeParse(jsonBody(req));
+    const parsed = forceEventRequestSchema.safeParse(jsonBody(req));
     if (!parsed.success) throw validationError(parsed.error);
     const { type, recipient, url } = parsed.data;
     if (url !== undefined && type !== 'click') throw new ApiError(422, 'url only goes with type click', [{ field: 'url', message: 'only for click' }]);

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { SandboxEmailList } from '../../../../shared/sandbox.js';
 import type { Services } from '../../context.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { ApiError, methodNotAllowed, validationError } from '../errors.js';
+import { markReadRequestSchema } from '../../../../shared/tag-schemas.js';
 import { parseListQuery } from '../v1/list-query.js';
 import { attachmentAt, buildView, presentSummary } from '../../emails/view.js';
 import { emailParam, queryBoolean, queryString, queryTeam, jsonBody } from './query.js';
@@ -47,11 +48,10 @@ export function sandboxEmailsRouter(services: Services): Router {
 
   router.patch('/:id', (req, res) => {
     const row = emailParam(services, req);
-    const body = jsonBody(req);
-    const unknown = Object.keys(body).filter((k) => k !== 'read');
-    if (unknown.length) throw new ApiError(422, `Unknown field ${unknown[0]}: only read can be changed`, unknown.map((field) => ({ field, message: 'unknown field' })));
-    if (typeof body.read !== 'boolean') throw new ApiError(422, 'read must be true or false', [{ field: 'read', message: 'must be a boolean' }]);
-    res.json({ status: 200, message: `Marked as ${body.read ? 'read' : 'unread'}`, data: emailService.markRead(row, body.read) });
+    const parsed = markReadRequestSchema.safeParse(jsonBody(req));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { read } = parsed.data;
+    res.json({ status: 200, message: `Marked as ${read ? 'read' : 'unread'}`, data: emailService.markRead(row, read) });
   });
 
   router.delete('/:id', (req, res) => {

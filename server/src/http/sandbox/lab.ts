@@ -60,6 +60,9 @@ export function labRouter(services: Services): Router {
   // Ids can be reused after a reset; with the creation time a key names one stored message.
   const cacheKey = (row: EmailRow) => `${row.id}:${row.created_at}:${row.message_id}:${row.size}`;
   const stored = (row: EmailRow) => emails.body(row.id) ?? { text: '', html: '', raw: Buffer.alloc(0) };
+  // One link check at a time per sendbox: concurrent calls wait their turn, so however many
+  // arrive, sendbox never has more than LINK_CHECK_DEFAULTS.concurrency fetches out.
+  let linkChecks: Promise<unknown> = Promise.resolve();
 
   router.get('/:id/html-check', async (req, res) => {
     const row = emailParam(services, req);
@@ -94,10 +97,13 @@ export function labRouter(services: Services): Router {
     const row = emailParam(services, req);
     const parsed = linkCheckRequestSchema.safeParse(jsonBody(req, true));
     if (!parsed.success) throw validationError(parsed.error);
-    if (!config.linkCheck) throw new ApiError(403, 'Link checking is turned off on this sendbox (--no-link-check)');
+    // Opt-in, like every way sendbox reaches out (release, webhooks, real DNS): an email's links may point anywhere.
+    if (!config.linkCheck) throw new ApiError(403, 'Link checking is off: start sendbox with --link-check (SENDBOX_LINK_CHECK=true) to let it fetch the links of an email');
     const body = stored(row);
     const targets = linkTargets(body.html.slice(0, 1024 * 1024), body.text.slice(0, 1024 * 1024));
-    const data = await checkLinks(targets, { ...LINK_CHECK_DEFAULTS, maxLinks: parsed.data.max_links ?? LINK_CHECK_DEFAULTS.maxLinks, timeoutMs: config.linkCheckTimeoutMs });
+    const run = linkChecks.then(() => checkLinks(targets, { ...LINK_CHECK_DEFAULTS, maxLinks: parsed.data.max_links ?? LINK_CHECK_DEFAULTS.maxLinks, timeoutMs: config.linkCheckTimeoutMs }));
+    linkChecks = run.catch(() => {});
+    const data = await run;
     res.json({ status: 200, message: `${data.ok} of ${data.checked} links answered OK`, data });
   });
   router.all('/:id/link-check', methodNotAllowed(['POST']));

@@ -10,7 +10,8 @@ import { announceDeleted } from '../../domains/service.js';
  * POST /sandbox/reset (CONTRACT §6, §8): empties emails, rules and domains — of every
  * team, or of the one in `{"team_id"}` — and announces what went.
  */
-const resetSchema = z.strictObject({
+/** The optional body of `POST /sandbox/reset` (also the OpenAPI document's). */
+export const resetRequestSchema = z.strictObject({
   team_id: z.string({ error: 'team_id must be a string' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'team_id must be a team id such as team_0123456789ab').optional(),
 }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'reset takes only team_id' : undefined) });
 
@@ -19,7 +20,7 @@ export function sandboxResetRouter(services: Services): Router {
   const { emails, emailService, domains, scenarios, db } = services;
 
   router.post('/', (req, res) => {
-    const parsed = resetSchema.safeParse(jsonBody(req, true));
+    const parsed = resetRequestSchema.safeParse(jsonBody(req, true));
     if (!parsed.success) throw validationError(parsed.error);
     const teamId = parsed.data.team_id ?? null;
     const goneDomains = domains.list(teamId);

@@ -239,7 +239,7 @@ describe('bulk actions', () => {
       [{ ids: [ids[0]], action: 'tag', tags: [' '] }, 422, 'tags.0'],
       [{ q: 'status:nope', action: 'delete' }, 400, 'q'],
       [{ q: '', action: 'read', team_id: 'bad team' }, 422, 'team_id'],
-      [{ q: '', action: 'read', other: 1 }, 422, 'body'],
+      [{ q: '', action: 'read', other: 1 }, 422, 'other'],
     ];
     for (const [json, status, field] of cases) {
       const res = await server.api('/sandbox/emails/bulk', { method: 'POST', json });

@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import type { Services } from '../../context.js';
-import { ApiError, methodNotAllowed } from '../errors.js';
+import { methodNotAllowed, validationError } from '../errors.js';
 import { EmailActions } from '../../emails/actions.js';
+import { renameTagRequestSchema } from '../../../../shared/tag-schemas.js';
 import { TagStore } from '../../storage/tags.js';
 import { presentSummary } from '../../emails/view.js';
 import { emailParam, jsonBody, queryTeam } from './query.js';
@@ -37,14 +38,11 @@ export function sandboxTaggingRouters(services: Services): { emails: Router; tag
   tags.all('/', methodNotAllowed(['GET']));
 
   tags.put('/:tag', (req, res) => {
-    const body = jsonBody(req);
-    const unknown = Object.keys(body).filter((k) => k !== 'name' && k !== 'team_id');
-    if (unknown.length) throw new ApiError(422, `Unknown field ${unknown[0]}: the body is {"name": "...", "team_id"?}`, unknown.map((field) => ({ field, message: 'unknown field' })));
-    if (body.team_id !== undefined && (typeof body.team_id !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(body.team_id))) {
-      throw new ApiError(422, 'team_id must be a team id such as team_0123456789ab', [{ field: 'team_id', message: 'invalid team id' }]);
-    }
-    const count = actions.renameTag(String(req.params.tag), typeof body.name === 'string' ? body.name : renameError(), (body.team_id as string | undefined) ?? null);
-    res.json({ status: 200, message: `Renamed on ${count} email${count === 1 ? '' : 's'}`, data: { tag: String(req.params.tag), name: body.name, count } });
+    const parsed = renameTagRequestSchema.safeParse(jsonBody(req));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { name, team_id } = parsed.data;
+    const count = actions.renameTag(String(req.params.tag), name, team_id ?? null);
+    res.json({ status: 200, message: `Renamed on ${count} email${count === 1 ? '' : 's'}`, data: { tag: String(req.params.tag), name, count } });
   });
   tags.delete('/:tag', (req, res) => {
     const count = actions.deleteTag(String(req.params.tag), queryTeam(req) ?? null);
@@ -52,8 +50,4 @@ export function sandboxTaggingRouters(services: Services): { emails: Router; tag
   });
   tags.all('/:tag', methodNotAllowed(['PUT', 'DELETE']));
   return { emails, tags };
-}
-
-function renameError(): never {
-  throw new ApiError(422, 'name is required: the new name of the tag, {"name": "..."}', [{ field: 'name', message: 'required, a string' }]);
 }

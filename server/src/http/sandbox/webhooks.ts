@@ -15,7 +15,8 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-const webhookSchema = z.strictObject(
+/** The body of `POST /sandbox/webhooks` (also the OpenAPI document's). */
+export const webhookRequestSchema = z.strictObject(
   {
     url: z.string({ error: 'url is required and must be a string' }).max(2000, 'url is longer than 2000 characters').refine(isHttpUrl, 'url must be an absolute http:// or https:// URL'),
     secret: z.string({ error: 'secret must be a string' }).min(1, 'secret must not be empty (omit it to use --webhook-secret or a generated one)').max(500).optional(),
@@ -32,7 +33,7 @@ export function sandboxWebhooksRouter(services: Services): Router {
   const router = Router();
 
   router.post('/', (req, res) => {
-    const parsed = webhookSchema.safeParse(requireJsonObject(req));
+    const parsed = webhookRequestSchema.safeParse(requireJsonObject(req));
     if (!parsed.success) throw validationError(parsed.error);
     res.status(201).json({ status: 201, message: 'Webhook created', data: services.webhooks.create(parsed.data) });
   });

@@ -1,11 +1,22 @@
 import type { LinkCheckEntry } from '../../../../../../shared/lab';
 import { EmptyState, InlineError } from '../../../../components/states';
+import { InfoIcon } from '../../../../components/icons';
+import { ApiError } from '../../../../lib/api-client';
 import { useCheckLinks } from '../../api/check-links';
 
 /** Do the links work? Fetched only when asked (it reaches other servers), HEAD then GET, bounded. */
 export function LinkCheckPanel({ id, linkCount }: { id: string; linkCount: number }) {
   const check = useCheckLinks();
   const result = check.data && check.variables?.id === id ? check.data : null;
+  // Off unless sendbox was started with --link-check (it makes sendbox reach other servers).
+  if (check.error instanceof ApiError && check.error.status === 403 && check.variables?.id === id) {
+    return (
+      <EmptyState icon={<InfoIcon size={28} />} title="Link check is off">
+        <p>{check.error.message}.</p>
+        <p className="lab-flag mono">sendbox --link-check</p>
+      </EmptyState>
+    );
+  }
   return (
     <div className="lab-panel">
       <div className="lab-summary">
