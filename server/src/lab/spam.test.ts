@@ -27,34 +27,49 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startSpamd(): Promise<{ port: number; stop: () => Promise<void> }> {
-  const home = mkdtempSync(join(tmpdir(), 'sendbox-spamd-'));
-  chmodSync(home, 0o777);
-  const port = await freePort();
-  const child: ChildProcess = spawn(SPAMD, ['-L', '-x', '-u', 'nobody', '-H', home, `--listen=127.0.0.1:${port}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(home, 'pid')], { stdio: ['ignore', 'ignore', 'pipe'] });
+interface Daemon {
+  port: number;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Runs a filter daemon until its log says it is ready; a spawn error or an early exit fails the
+ * test with the daemon's own words (it never skips). stop() waits for its exit and removes `dir`.
+ */
+async function startDaemon(options: { name: string; command: string; args: string[]; dir: string; port: number; ready: RegExp; install: string }): Promise<Daemon> {
+  const child: ChildProcess = spawn(options.command, options.args, { cwd: options.dir, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  // Ready when spamd says it listens; a spawn error or an early exit fails the test with spamd's own words.
   await new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`spamd could not start (${error.message}): install Debian's spamd and spamassassin packages`)));
-    child.once('exit', (code) => reject(new Error(`spamd exited with ${code}: ${log}`)));
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.once('error', (error) => reject(new Error(`${options.name} could not start (${error.message}): install ${options.install}`)));
+    child.once('exit', (code) => reject(new Error(`${options.name} exited with ${code}: ${log.slice(-2000)}`)));
+    const onData = (chunk: Buffer) => {
       log += chunk.toString();
-      if (log.includes('server started on')) resolve();
-    });
+      if (options.ready.test(log)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
   });
   return {
-    port,
+    port: options.port,
     stop: async () => {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       await exited;
-      rmSync(home, { recursive: true, force: true });
+      rmSync(options.dir, { recursive: true, force: true });
     },
   };
 }
 
+async function startSpamd(): Promise<Daemon> {
+  const home = mkdtempSync(join(tmpdir(), 'sendbox-spamd-'));
+  chmodSync(home, 0o777);
+  const port = await freePort();
+  const args = ['-L', '-x', '-u', 'nobody', '-H', home, `--listen=127.0.0.1:${port}`, '--allowed-ips=127.0.0.1', '--min-children=1', '--max-children=1', '-s', 'stderr', '--pidfile', join(home, 'pid')];
+  return startDaemon({ name: 'spamd', command: SPAMD, args, dir: home, port, ready: /server started on/, install: "Debian's spamd and spamassassin packages" });
+}
+
 describe('GET /sandbox/emails/{id}/spam with a real spamd', () => {
-  let spamd: { port: number; stop: () => Promise<void> };
+  let spamd: Daemon;
   let server: TestServer;
   beforeAll(async () => {
     spamd = await startSpamd();
@@ -157,7 +172,7 @@ const RSPAMD = process.env.RSPAMD_PATH ?? 'rspamd';
  * the console, its state in a throwaway directory, and DNS pointed at a closed local port so
  * that its network lookups fail at once instead of leaving the machine.
  */
-async function startRspamd(): Promise<{ port: number; stop: () => Promise<void> }> {
+async function startRspamd(): Promise<Daemon> {
   const dir = mkdtempSync(join(tmpdir(), 'sendbox-rspamd-'));
   for (const sub of ['local/override.d', 'local/local.d', 'db', 'run', 'log']) mkdirSync(join(dir, sub), { recursive: true });
   for (const sub of ['', 'local', 'local/override.d', 'local/local.d', 'db', 'run', 'log']) chmodSync(join(dir, sub), 0o777);
@@ -168,33 +183,13 @@ async function startRspamd(): Promise<{ port: number; stop: () => Promise<void> 
   writeFileSync(join(dir, 'local/override.d/logging.inc'), 'type = "console";\nlevel = "info";\n');
   writeFileSync(join(dir, 'local/local.d/options.inc'), 'dns { nameserver = ["127.0.0.1:1"]; timeout = 0.1s; retransmits = 0; }\n');
   const vars = [`--var=LOCAL_CONFDIR=${join(dir, 'local')}`, `--var=DBDIR=${join(dir, 'db')}`, `--var=RUNDIR=${join(dir, 'run')}`, `--var=LOGDIR=${join(dir, 'log')}`];
-  const child: ChildProcess = spawn(RSPAMD, ['-f', '-u', 'nobody', '-g', 'nogroup', ...vars], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let log = '';
   // Ready when its scanning worker says it runs on the port (the main process bound it before forking).
   const ready = new RegExp(`starting normal process \\d+ \\(0\\); listen on: 127\\.0\\.0\\.1:${port}`);
-  await new Promise<void>((resolve, reject) => {
-    child.once('error', (error) => reject(new Error(`rspamd could not start (${error.message}): install Debian's rspamd package`)));
-    child.once('exit', (code) => reject(new Error(`rspamd exited with ${code}: ${log.slice(-2000)}`)));
-    const onData = (chunk: Buffer) => {
-      log += chunk.toString();
-      if (ready.test(log)) resolve();
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-  });
-  return {
-    port,
-    stop: async () => {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return startDaemon({ name: 'rspamd', command: RSPAMD, args: ['-f', '-u', 'nobody', '-g', 'nogroup', ...vars], dir, port, ready, install: "Debian's rspamd package" });
 }
 
 describe('GET /sandbox/emails/{id}/spam with a real rspamd (--rspamd)', () => {
-  let rspamd: { port: number; stop: () => Promise<void> };
+  let rspamd: Daemon;
   let server: TestServer;
   beforeAll(async () => {
     rspamd = await startRspamd();
