@@ -7,6 +7,7 @@ function reference(content: string) {
   const normalized = content.replace(/\r?\n|\r/g, '\r\n');
   return {
     crlf: normalized === content,
+    lf: !content.includes('\r'),
     ascii: /^[\x00-\x7F]*$/.test(content),
     longLine: normalized.split('\r\n').some((line) => line.length > 998),
   };

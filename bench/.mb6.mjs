@@ -1,0 +1,12 @@
+import { SEND_CASES } from './lib/payloads.mjs';
+import { htmlToText } from '../dist/server/src/ingest/html-text.js';
+import { scanBody } from '../dist/server/src/ingest/compose.js';
+const html = SEND_CASES[1].sendbox.body;
+const t=(name,fn,n=500)=>{for(let i=0;i<50;i++)fn();const a=performance.now();for(let i=0;i<n;i++)fn();console.log(name,((performance.now()-a)/n).toFixed(3),'ms');};
+t('htmlToText', ()=>htmlToText(html));
+const text = htmlToText(html);
+t('scan html', ()=>scanBody(html));
+t('scan text', ()=>scanBody(text));
+const joined = text.replaceAll('\n', '\u0001');
+t('fold regex', ()=>joined.replace(/[\t\r\n\f][ \t\r\n\f]*| [ \t\r\n\f]+/g, ' '));
+t('split map join', ()=>joined.replace(/\u00a0/g, ' ').split('\u0001').map((l) => l.trim()).join('\n').replace(/\n{3,}/g, '\n\n').trim());
