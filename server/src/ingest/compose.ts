@@ -113,18 +113,22 @@ function textPart(contentType: string, content: string, part: 'text' | 'html'): 
   return [head, crlf || lf ? { part, bytes, lf: !crlf } : bytes];
 }
 
-/** RFC 2045 §6.8: encoded lines of at most 76 characters, written straight into bytes. */
+/**
+ * RFC 2045 §6.8: encoded lines of at most 76 characters. The base64 is written into the
+ * buffer in one go, then each line moved to its place from the last one back (copyWithin
+ * is a memmove; a write per line crosses into C++ 18 000 times for 1 MB).
+ */
 function wrapBase64(base64: string): Buffer {
   const padded = base64.length % 4 === 0 ? base64 : base64 + '='.repeat(4 - (base64.length % 4));
   const lines = Math.ceil(padded.length / 76);
   const out = Buffer.allocUnsafe(padded.length + 2 * Math.max(0, lines - 1));
-  let at = 0;
-  for (let i = 0; i < padded.length; i += 76) {
-    if (i > 0) {
-      out[at++] = 13;
-      out[at++] = 10;
-    }
-    at += out.write(padded.slice(i, i + 76), at, 'latin1');
+  out.write(padded, 0, 'latin1');
+  for (let line = lines - 1; line > 0; line--) {
+    const from = line * 76;
+    const to = line * 78;
+    out.copyWithin(to, from, Math.min(from + 76, padded.length));
+    out[to - 2] = 13;
+    out[to - 1] = 10;
   }
   return out;
 }
