@@ -33,7 +33,7 @@ function queries(n) {
     { id: 'search-common', label: 'search "invoice" (1 in 8)', qs: 'search=invoice' },
     { id: 'search-rare', label: 'search "alice.420@" (rare)', qs: `search=${encodeURIComponent('alice.420@')}` },
     { id: 'search-short', label: 'search "ol" (2 chars: below the trigram index)', qs: 'search=ol' },
-    { id: 'search-1char', label: 'search "j" (1 char)', qs: 'search=j' },
+    { id: 'search-1char', label: 'search "v" (1 char)', qs: 'search=v' },
     // The search language of /sandbox/emails?q= (issue 14), within the seeded team.
     { id: 'q-negated', label: 'q=-subject:invoice (negated term)', q: '-subject:invoice' },
     { id: 'q-negated-tag', label: 'q=-tag:newsletter (negated tag)', q: '-tag:newsletter' },
