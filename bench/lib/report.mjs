@@ -112,7 +112,7 @@ export function renderReport(results) {
     else {
       out.push(table(['measure', 'p50 ms', 'p90 ms', 'max ms', 'samples'], [
         ['open `/` → first page of rows painted (from navigation start)', f0(inbox.open.p50), f0(inbox.open.p90), f0(inbox.open.max), inbox.open.n],
-        ['typing a search → list updated (from the last keystroke, 100 ms between keys)', f0(inbox.search.p50), f0(inbox.search.p90), f0(inbox.search.max), inbox.search.n],
+        ['entering a search → list updated (from its input event)', f0(inbox.search.p50), f0(inbox.search.p90), f0(inbox.search.max), inbox.search.n],
         ...Object.entries(inbox.perTerm).map(([term, t]) => [`… "${term}" (${f0(t.matches)} matches)`, f0(t.p50), f0(t.p90), f0(t.max), t.n]),
       ], 1));
     }
@@ -217,7 +217,7 @@ export function evaluateTargets(results) {
   const inbox = results.list?.inbox;
   if (inbox?.stored === 100_000 && !inbox.error) {
     out.push({ id: 'inbox-open-100k', target: 'inbox: open / → first page painted, at 100 000 stored (Chromium)', goal: '≤ 300 ms p50', measured: `${f0(inbox.open.p50)} ms (p90 ${f0(inbox.open.p90)})`, value: inbox.open.p50, met: inbox.open.p50 <= 300 });
-    out.push({ id: 'inbox-search-100k', target: 'inbox: typing a search → list updated, at 100 000 stored (Chromium)', goal: '≤ 150 ms p50', measured: `${f0(inbox.search.p50)} ms (p90 ${f0(inbox.search.p90)})`, value: inbox.search.p50, met: inbox.search.p50 <= 150 });
+    out.push({ id: 'inbox-search-100k', target: 'inbox: entering a search → list updated, at 100 000 stored (Chromium)', goal: '≤ 150 ms p50', measured: `${f0(inbox.search.p50)} ms (p90 ${f0(inbox.search.p90)})`, value: inbox.search.p50, met: inbox.search.p50 <= 150 });
   }
   const mem = results.memory;
   if (mem?.sendboxStored === 100_000) out.push({ id: 'rss-100k', target: 'RSS with 100 000 stored', goal: '≤ 150 MB', measured: `${f1(mem.sendboxStoredRss)} MB`, value: mem.sendboxStoredRss, met: mem.sendboxStoredRss <= 150 });

@@ -117,7 +117,7 @@ function connection({ port, payload, envelope, take, onAck }) {
 /**
  * Sends up to `count` messages over `connections` sockets, starting no new one after
  * `sendWindowMs`, then waits until `ingested()` reaches what was acknowledged (the clock
- * stops there). Same result shape as smtp-load.mjs.
+ * stops there).
  */
 export async function smtpBlast({ port, connections, count, raw, envelope, ingested, timeoutMs, sendWindowMs = timeoutMs }) {
   const payload = dataPayload(raw);
