@@ -1,4 +1,4 @@
-// Section 2: SMTP ingest over 1, 4 and 16 connections of a lean raw-socket client
+// Section 2: SMTP ingest over 1, 4, 16 and 64 connections of a lean raw-socket client
 // (lib/smtp-raw.mjs: a nodemailer pool could not keep a server's core busy), 2 KB messages
 // and 1 MB attachments; beside MailDev and a bare smtp-server that only drains.
 // "Ingested" means readable through the target's API: the clock stops when the count
@@ -11,7 +11,7 @@ import { rawMessage, ENVELOPE } from '../lib/payloads.mjs';
 import { startSendbox, startMaildev, startSmtpDrain } from '../lib/servers.mjs';
 import { rssMb, waitIdle, cpuMeter } from '../lib/proc.mjs';
 
-const CONNECTIONS = [1, 4, 16];
+const CONNECTIONS = [1, 4, 16, 64];
 
 export async function smtpSection(ctx) {
   const { opts, tmp, log, peers } = ctx;
