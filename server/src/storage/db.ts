@@ -11,10 +11,9 @@ export type Db = Database.Database;
 export function openDatabase(path: string, logger?: Logger): Db {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  // 16 KB pages for a new database (SQLite's default is 4 KB): a message is written as a
-  // chain of overflow pages, so a 1 MB attachment is ~90 page writes instead of ~350
-  // (a 1.4 MB insert: 3.6 → 1.0 ms). Only possible before the first table exists.
-  if (db.prepare('SELECT COUNT(*) FROM sqlite_master').pluck().get() === 0) db.pragma('page_size = 16384');
+  // SQLite's default 4 KB pages. 16 KB pages made a 1.4 MB insert 3.6 → 1.0 ms, but every
+  // commit writes its dirty index pages whole: a 1 KB send at one connection (one email per
+  // commit) cost 0.35 → 0.46 ms, 8 KB pages 0.39 ms (bench/README.md, issue 15).
   db.pragma('journal_mode = WAL');
   // NORMAL in WAL mode survives a process crash (SIGKILL); only power loss can drop the last commits.
   db.pragma('synchronous = NORMAL');
@@ -27,8 +26,8 @@ export function openDatabase(path: string, logger?: Logger): Db {
   // Checkpoint every ~40 MB of WAL instead of 4 MB: the index pages that every send
   // rewrites are copied back once per checkpoint, so fewer checkpoints cost less in all
   // (~15-20% of a /v1/send under load, bench/profile-send.mjs). Recovery after a crash
-  // replays at most that much. ~40 MB whatever the page size: 10 000 pages of 4 KB, 2 500 of 16 KB.
-  db.pragma(`wal_autocheckpoint = ${Math.round((40 * 1024 * 1024) / (db.pragma('page_size', { simple: true }) as number))}`);
+  // replays at most that much.
+  db.pragma('wal_autocheckpoint = 10000');
   migrate(db, logger);
   return db;
 }
