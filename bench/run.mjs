@@ -126,7 +126,7 @@ try {
   // Errors the tables would otherwise only show as "error": any target that did not answer.
   for (const row of results.smtp?.rows ?? []) {
     for (const key of ['sendbox', 'maildev', 'ceiling']) {
-      if (row[key]?.error) results.errors.push({ section: 'smtp', error: `${key} ${row.label} pool ${row.pool}: ${row[key].error}` });
+      if (row[key]?.error) results.errors.push({ section: 'smtp', error: `${key} ${row.label} c=${row.connections}: ${row[key].error}` });
     }
   }
   for (const row of results.send?.rows ?? []) {

@@ -1,7 +1,9 @@
 // Seeds a sendbox database in bulk through the storage layer (EmailStore.insertMany from
 // the built code), much faster than sending through the API. Run it while no server has
-// the file open:  node bench/seed.mjs --db <file> --count 10000 [--key bench-key]
+// the file open:  node bench/seed.mjs --db <file> --count 10000 [--key bench-key] [--teams 20]
 // Appends after the highest existing id, so 10 000 then 90 000 more makes 100 000.
+// With --teams N, the key's team gets every other email (half the mail) and N - 1 other
+// teams share the rest in turn, as in a shared test environment.
 import { parseArgs } from 'node:util';
 import { join, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,7 +14,7 @@ const { openDatabase } = await import(dist('storage/db.js'));
 const { EmailStore } = await import(dist('storage/emails.js'));
 const { openTeamId } = await import(dist('auth/keys.js'));
 
-const { values } = parseArgs({ options: { db: { type: 'string' }, count: { type: 'string' }, key: { type: 'string', default: 'bench-key' }, days: { type: 'string', default: '30' } } });
+const { values } = parseArgs({ options: { db: { type: 'string' }, count: { type: 'string' }, key: { type: 'string', default: 'bench-key' }, days: { type: 'string', default: '30' }, teams: { type: 'string', default: '1' } } });
 if (!values.db || !values.count) {
   process.stderr.write('usage: node bench/seed.mjs --db <file> --count <n> [--key <api key>] [--days 30]\n');
   process.exit(2);
@@ -20,6 +22,9 @@ if (!values.db || !values.count) {
 const count = Number(values.count);
 const days = Number(values.days);
 const teamId = openTeamId(values.key);
+const teams = Math.max(1, Number(values.teams));
+const otherTeams = Array.from({ length: teams - 1 }, (_, i) => openTeamId(`${values.key}-team-${i + 1}`));
+const teamOf = (id) => (otherTeams.length === 0 || id % 2 === 0 ? teamId : otherTeams[Math.floor(id / 2) % otherTeams.length]);
 
 const db = openDatabase(values.db);
 const store = new EmailStore(db);
@@ -55,7 +60,7 @@ for (let start = 0; start < count; start += BATCH) {
     const createdAt = now - span + Math.floor((span * id) / total);
     batch.push({
       id,
-      teamId,
+      teamId: teamOf(id),
       // Two keys of the one team, so the api_key_id filter has something to select.
       apiKeyId: id % 10 === 0 ? 2 : 1,
       source: id % 4 === 0 ? 'smtp' : 'api',
@@ -97,4 +102,5 @@ store.indexSearch();
 db.pragma('wal_checkpoint(TRUNCATE)');
 db.close();
 const seconds = (performance.now() - t0) / 1000;
-process.stdout.write(JSON.stringify({ seeded: count, total, seconds, perSecond: count / seconds, teamId }) + '\n');
+const inTeam = Array.from({ length: total }, (_, i) => teamOf(i + 1) === teamId).filter(Boolean).length;
+process.stdout.write(JSON.stringify({ seeded: count, total, seconds, perSecond: count / seconds, teamId, teams, inTeam }) + '\n');

@@ -61,6 +61,14 @@ export const headersSchema = z.record(z.string(), z.string({ error: 'header valu
 const BASE64_ALPHABET = new Uint8Array(128);
 for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') BASE64_ALPHABET[c.charCodeAt(0)] = 1;
 
+/**
+ * Node's Buffer where there is one (the server, where megabyte attachments arrive): a
+ * native decode and re-encode that gives back the same string proves it base64, in a third
+ * of the time of the loop below, which still decides everything else (no padding, non-zero
+ * trailing bits, bad characters). The inbox, in a browser, only has the loop.
+ */
+const nativeBase64 = (globalThis as { Buffer?: { from(value: string, encoding: 'base64'): { toString(encoding: 'base64'): string } } }).Buffer;
+
 /** Removes line breaks; returns null when the rest is not strict base64. */
 export function normalizeBase64(content: string): string | null {
   const compact = content.includes('\n') ? content.replace(/\r?\n/g, '') : content;
@@ -68,6 +76,7 @@ export function normalizeBase64(content: string): string | null {
   let data = length;
   while (data > 0 && compact.charCodeAt(data - 1) === 61 /* = */) data--;
   if (length - data > 2) return null;
+  if (nativeBase64 && length % 4 === 0 && nativeBase64.from(compact, 'base64').toString('base64') === compact) return compact;
   for (let i = 0; i < data; i++) {
     const code = compact.charCodeAt(i);
     if (code > 127 || BASE64_ALPHABET[code] === 0) return null;

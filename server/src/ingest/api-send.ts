@@ -55,9 +55,9 @@ export async function sendFromApi(deps: { config: Config; submit: Submit }, prin
     attachments: attachments.filter((a) => !a.contentId).length,
     inline: attachments.filter((a) => a.contentId).length,
     raw: ({ messageId, createdAt }) => {
-      const raw = composeMime({ messageId, date: createdAt, from, to, cc, replyTo, subject: input.subject, text, html: isHtml ? html : null, headers: input.headers ?? {}, attachments });
-      if (raw.length > LIMITS.messageBytes) throw tooLarge(`The composed message is ${raw.length} bytes, over the 25 MiB limit`);
-      return raw;
+      const composed = composeMime({ messageId, date: createdAt, from, to, cc, replyTo, subject: input.subject, text, html: isHtml ? html : null, headers: input.headers ?? {}, attachments });
+      if (composed.raw.length > LIMITS.messageBytes) throw tooLarge(`The composed message is ${composed.raw.length} bytes, over the 25 MiB limit`);
+      return composed;
     },
   }, principal);
   return {

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { scanBody } from './compose.js';
+import { composeMime, scanBody } from './compose.js';
 
 // What textPart decided with regular expressions before the one-pass scan.
 function reference(content: string) {
   const normalized = content.replace(/\r?\n|\r/g, '\r\n');
   return {
     crlf: normalized === content,
+    lf: !content.includes('\r'),
     ascii: /^[\x00-\x7F]*$/.test(content),
     longLine: normalized.split('\r\n').some((line) => line.length > 998),
   };
@@ -30,6 +31,20 @@ describe('scanBody', () => {
       expect(scanBody(`a${eol}${'x'.repeat(998)}${eol}b`).longLine).toBe(false);
       expect(scanBody(`a${eol}${'x'.repeat(999)}${eol}b`).longLine).toBe(true);
       expect(scanBody(`a${eol}${'x'.repeat(999)}`).longLine).toBe(true);
+    }
+  });
+});
+
+describe('composeMime attachments', () => {
+  it('wraps base64 at 76 characters, padded, whatever its length', () => {
+    const address = { name: '', address: 'a@example.com' };
+    for (const bytes of [0, 1, 2, 56, 57, 58, 113, 114, 115, 1000, 4096]) {
+      const base64 = Buffer.alloc(bytes, 7).toString('base64');
+      for (const given of [base64, base64.replace(/=+$/, '')]) {
+        const { raw } = composeMime({ messageId: 'm@x', date: 0, from: address, to: [address], cc: [], replyTo: address, subject: 's', text: 't', html: null, headers: {}, attachments: [{ filename: 'f.bin', base64: given, contentType: 'application/octet-stream' }] });
+        const wrapped = (base64.match(/.{1,76}/g) ?? []).join('\r\n');
+        expect(raw.toString('latin1')).toContain(`Content-Disposition: attachment; filename=f.bin\r\n\r\n${wrapped}\r\n--`);
+      }
     }
   });
 });

@@ -3,7 +3,7 @@ import { formatAddress } from '../../../shared/address.js';
 import type { RecipientType } from '../../../shared/email.js';
 import type { Clock } from '../clock.js';
 import type { Logger } from '../logger.js';
-import type { EmailStore, NewEmail, NewRecipient } from '../storage/emails.js';
+import type { BodySpans, EmailStore, NewEmail, NewRecipient } from '../storage/emails.js';
 import type { IdCodec } from '../storage/ids.js';
 import type { Lifecycle } from '../simulation/lifecycle.js';
 import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simulation/outcomes.js';
@@ -35,8 +35,11 @@ export interface IngestInput {
   headers: Map<string, string>;
   attachments: number;
   inline: number;
-  /** The raw message, or a function composing it once the id is known. */
-  raw: Buffer | ((ids: { id: string; messageId: string; createdAt: number }) => Buffer);
+  /**
+   * The raw message, or a function composing it once the id is known (with where its
+   * 7bit text and HTML parts lie, so they are stored once, inside the message).
+   */
+  raw: Buffer | ((ids: { id: string; messageId: string; createdAt: number }) => { raw: Buffer; spans: BodySpans });
   flags?: Record<string, unknown>;
 }
 
@@ -92,7 +95,7 @@ export class Ingest {
     // list order and date filters rely on created_at growing with the id.
     const createdAt = Math.max(clock.now(), this.lastCreatedAt);
     this.lastCreatedAt = createdAt;
-    const raw = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : input.raw;
+    const { raw, spans } = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : { raw: input.raw, spans: undefined };
     const recipients = this.planRecipients(input, createdAt);
     const tags = this.tagsOf(input, recipients);
     const email: NewEmail = {
@@ -122,6 +125,7 @@ export class Ingest {
       text: input.text,
       html: input.html,
       raw,
+      spans,
       recipients,
       tags,
     };

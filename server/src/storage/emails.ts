@@ -28,6 +28,8 @@ export interface NewEmail {
   text: string;
   html: string;
   raw: Buffer;
+  /** Where `text` and `html` lie in `raw` as they are: those are not stored a second time. */
+  spans?: BodySpans;
   recipients: NewRecipient[];
   /** Normalized and distinct (shared/tags.ts); absent: none. */
   tags?: string[];
@@ -83,6 +85,23 @@ export interface BodyRow {
   text: string;
   html: string;
   raw: Buffer;
+}
+
+/**
+ * A text or HTML body found verbatim in the raw message: bytes [start, end) of it (7bit, so
+ * ASCII), with `lf` when the content's line breaks were bare LF and the message has CRLF.
+ */
+export interface BodySpan {
+  start: number;
+  end: number;
+  lf: boolean;
+}
+
+export type BodySpans = { text?: BodySpan; html?: BodySpan };
+
+function fromSpan(raw: Buffer, span: BodySpan): string {
+  const value = raw.toString('latin1', span.start, span.end);
+  return span.lf ? value.replaceAll('\r\n', '\n') : value;
 }
 
 export type RecipientState = 'processing' | 'queued' | 'delivered' | 'bounced' | 'failed' | 'complaint';
@@ -193,7 +212,7 @@ export class EmailStore {
     // header: terms of the search language read the stored message's header block.
     db.function('sendbox_header', { deterministic: true }, (raw: unknown, name: unknown, value: unknown) =>
       (Buffer.isBuffer(raw) && typeof name === 'string' && (value === null || typeof value === 'string') && headerMatches(raw, name, value) ? 1 : 0));
-    this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw) VALUES (?, ?, ?, ?)');
+    this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw, spans) VALUES (?, ?, ?, ?, ?)');
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
     this.insertLogStmt = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
@@ -208,7 +227,7 @@ export class EmailStore {
       FROM emails e WHERE e.id > ? ORDER BY e.id LIMIT ?`);
     this.searchIndexedTo = (db.prepare('SELECT MAX(rowid) FROM email_search').pluck().get() as number | null) ?? 0;
     this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
-    this.selectBody = db.prepare('SELECT text, html, raw FROM email_bodies WHERE email_id = ?');
+    this.selectBody = db.prepare('SELECT text, html, raw, spans FROM email_bodies WHERE email_id = ?');
     this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
     this.selectRecipientStates = db.prepare('SELECT state FROM recipients WHERE email_id = ?').pluck();
     this.selectLogs = db.prepare('SELECT * FROM email_logs WHERE email_id = ? ORDER BY id');
@@ -237,7 +256,9 @@ export class EmailStore {
         this.insertEmail.run(email.id, email.teamId, email.apiKeyId, email.source, email.messageId, email.fromAddress, email.fromName,
           JSON.stringify(email.toAddresses), email.subject, email.size, email.inline, email.attachments, email.snippet, email.createdAt,
           JSON.stringify(email.metadata), email.creditsUsed, JSON.stringify(email.flags), JSON.stringify(email.tags ?? []));
-        this.insertBody.run(email.id, email.text, email.html, email.raw);
+        const { spans } = email;
+        // A body the raw message holds as is is stored once, there (text and HTML read it back by offsets).
+        this.insertBody.run(email.id, spans?.text ? '' : email.text, spans?.html ? '' : email.html, email.raw, spans?.text || spans?.html ? JSON.stringify(spans) : null);
         for (const tag of email.tags ?? []) this.insertTag.run(tag, email.id);
         const time = Math.floor(email.createdAt / 1000);
         email.recipients.forEach((r, idx) => {
@@ -280,7 +301,12 @@ export class EmailStore {
   }
 
   body(id: number): BodyRow | undefined {
-    return this.selectBody.get(id) as BodyRow | undefined;
+    const row = this.selectBody.get(id) as (BodyRow & { spans: string | null }) | undefined;
+    if (!row) return undefined;
+    const { text, html, raw, spans } = row;
+    if (spans === null) return { text, html, raw };
+    const { text: textSpan, html: htmlSpan } = JSON.parse(spans) as BodySpans;
+    return { text: textSpan ? fromSpan(raw, textSpan) : text, html: htmlSpan ? fromSpan(raw, htmlSpan) : html, raw };
   }
 
   recipients(id: number): RecipientRow[] {
