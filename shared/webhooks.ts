@@ -29,7 +29,10 @@ export const WEBHOOK_EVENT_TYPES = [
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** `data` of an email event: the email (list shape) and the recipient it is about. */
+/** The email as `/v1` shows it, plus the mailbox it is in and its tags. */
 export type EmailEventData = Email & {
+  team_id: string;
+  tags: string[];
   recipient: string;
   /** The recipient's log entry for this state (state events only). */
   log?: EmailLogEntry;

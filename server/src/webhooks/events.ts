@@ -1,7 +1,7 @@
 import type { SendboxEvent } from '../../../shared/events.js';
 import type { DomainStatus } from '../../../shared/domain.js';
 import type { SandboxEmailSummary } from '../../../shared/sandbox.js';
-import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../../../shared/webhooks.js';
+import { WEBHOOK_EVENT_TYPES, type EmailEventData, type WebhookEventType } from '../../../shared/webhooks.js';
 import type { EmailStore } from '../storage/emails.js';
 import type { DomainStore } from '../storage/domains.js';
 import type { IdCodec } from '../storage/ids.js';
@@ -14,7 +14,7 @@ export interface MappedEvent {
 }
 
 /** Webhooks send the provider's email record: the inbox-only fields of the bus event stay home. */
-function providerRecord(summary: SandboxEmailSummary): Omit<SandboxEmailSummary, 'is_read' | 'source' | 'flags'> {
+function providerRecord(summary: SandboxEmailSummary): Omit<EmailEventData, 'recipient' | 'log' | 'url'> {
   const { is_read: _read, source: _source, flags: _flags, ...email } = summary;
   return email;
 }

@@ -84,6 +84,9 @@ describe('webhook events', () => {
       expect(Object.keys(request.json).sort()).toEqual(['created_at', 'data', 'type']);
       expect(request.json.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
       expect(request.json.data).toMatchObject({ id: emailId, to_addresses: ['ann@example.com'], subject: 'Hello', recipient: 'ann@example.com' });
+      // The mailbox and tags come along (EmailEventData); the inbox's own fields do not.
+      expect(request.json.data).toMatchObject({ team_id: expect.stringMatching(/^team_/), tags: [] });
+      expect(Object.keys(request.json.data)).not.toContain('is_read');
     }
     expect(requests[0].json.data.log).toBeUndefined();
     expect(requests[1].json.data.log).toMatchObject({ status: 'queued', code: '250', recipient: 'ann@example.com' });
