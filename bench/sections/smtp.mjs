@@ -78,7 +78,7 @@ export async function smtpSection(ctx) {
       }
       await sendbox.stop();
       sendbox = null;
-      for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+      for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm']) rmSync(dbPath + suffix, { force: true });
     }
   } finally {
     await Promise.all([sendbox?.stop(), maildev.stop(), drain.stop()]);

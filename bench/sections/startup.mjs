@@ -18,7 +18,7 @@ export async function startupSection(ctx) {
     await new Promise((r) => setTimeout(r, 500));
     idleRss = rssMb(sendbox.pid);
     await sendbox.stop();
-    for (const suffix of ['', '-wal', '-shm']) rmSync(dbPath + suffix, { force: true });
+    for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm']) rmSync(dbPath + suffix, { force: true });
     const ceiling = await startExpressCeiling();
     ceilingMs.push(ceiling.readyMs);
     await ceiling.stop();

@@ -4,6 +4,7 @@ import { sendFromApi } from '../ingest/api-send.js';
 import { bearerKey } from './auth.js';
 import { asJsonObject, isUtf8Json, parseJsonText } from './body.js';
 import { answerError, writeJson } from './errors.js';
+import type { SendResponse } from '../../../shared/email.js';
 
 /**
  * POST /v1/send without Express. Express's router, body-parser and response helpers
@@ -20,11 +21,16 @@ export function withSendFastPath(services: Services, limitBytes: number, app: Re
     const principal = isPlainSend(req, limitBytes) ? services.keys.resolve(bearerKey(req.headers.authorization!) ?? '') : null;
     if (!principal) return app(req, res);
     readBody(req, (body) => {
-      const send = async () => sendFromApi(services, principal, asJsonObject(parseJsonText(body.toString('utf8'))));
-      send().then(
-        (response) => writeJson(res, 200, response),
-        (error: unknown) => answerError(res, error, logger, 'POST /v1/send', true),
-      );
+      const fail = (error: unknown) => answerError(res, error, logger, 'POST /v1/send', true);
+      // Parsed here, outside any closure: the body and its strings are garbage as soon as
+      // the email is composed, not kept alive until its commit (see ingest/api-send.ts).
+      let sent: Promise<SendResponse>;
+      try {
+        sent = sendFromApi(services, principal, asJsonObject(parseJsonText(body.toString('utf8'))));
+      } catch (error) {
+        return fail(error);
+      }
+      sent.then((response) => writeJson(res, 200, response), fail);
     });
   };
 }

@@ -86,7 +86,20 @@ export class Ingest {
     this.batcher = new WriteBatcher((batch) => options.store.insertMany(batch), (batch) => this.afterWrite(batch));
   }
 
-  async ingest(input: IngestInput): Promise<IngestResult> {
+  /**
+   * Not async: a suspended frame would keep `input` (its text, HTML and composing closure)
+   * alive until the commit; what is stored is in `email`, and only the result is kept.
+   */
+  ingest(input: IngestInput): Promise<IngestResult> {
+    try {
+      const { email, result } = this.prepare(input);
+      return this.batcher.add(email).then(() => result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private prepare(input: IngestInput): { email: NewEmail; result: IngestResult } {
     const { clock, ids, messageHost } = this.options;
     const internalId = this.nextId++;
     const id = ids.encode(internalId);
@@ -122,15 +135,15 @@ export class Ingest {
       },
       creditsUsed: recipients.length,
       flags: input.flags ?? {},
-      text: input.text,
-      html: input.html,
+      // Stored once, inside the raw message, when a span says where (storage/emails.ts).
+      text: spans?.text ? '' : input.text,
+      html: spans?.html ? '' : input.html,
       raw,
       spans,
       recipients,
       tags,
     };
-    await this.batcher.add(email);
-    return { internalId, id, messageId };
+    return { email, result: { internalId, id, messageId } };
   }
 
   /** Writes whatever is pending now; used at shutdown (search rows are caught up at the next start). */

@@ -26,17 +26,27 @@ export function createSubmit(deps: { config: Pick<Config, 'defaultFrom' | 'stric
   const { config, domains, scenarios, ingest } = deps;
   const defaultSender = parseAddress(config.defaultFrom)?.address.toLowerCase();
 
-  return async (message, by) => {
+  // Not async: a suspended frame would hold the whole message until its commit. Whatever
+  // throws on the way is still answered as a rejected promise, as before.
+  return (message, by) => {
+    try {
+      return submitNow(message, by);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  };
+
+  function submitNow(message: Submission, by: Submitter): Promise<IngestResult> {
     const from = message.from.address;
     const verifiedSender = from.toLowerCase() === defaultSender || domains.isVerifiedForSending(by.teamId, addressDomain(from));
     // Before the rules, so a send refused anyway does not use up a rule's `times` or `nth`.
     if (config.strictSender && !verifiedSender) {
-      throw new Refused({ stage: message.source === 'api' ? 'api' : 'data', reason: 'unverified_sender', code: null, message: `Sender ${from} is not at a verified domain of this team; verify ${addressDomain(from)} first`, retryAfter: null, delayMs: 0, disconnect: false });
+      return Promise.reject(new Refused({ stage: message.source === 'api' ? 'api' : 'data', reason: 'unverified_sender', code: null, message: `Sender ${from} is not at a verified domain of this team; verify ${addressDomain(from)} first`, retryAfter: null, delayMs: 0, disconnect: false }));
     }
     const refusal = ruleRefusal(scenarios, message, by);
-    if (refusal) throw new Refused(refusal);
+    if (refusal) return Promise.reject(new Refused(refusal));
     return ingest.ingest({ ...message, teamId: by.teamId, apiKeyId: by.apiKeyId, flags: verifiedSender ? {} : { unverified_sender: true } });
-  };
+  }
 }
 
 function ruleRefusal(scenarios: Scenarios, message: Submission, by: Submitter): Refusal | null {

@@ -1,5 +1,5 @@
 import type { Statement } from 'better-sqlite3';
-import type { Db } from './db.js';
+import { LARGE_MESSAGE_BYTES, LARGE_PAGE_BYTES, type Db } from './db.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { DeliveryOutcome as Outcome } from '../../../shared/sandbox.js';
 import { EMAIL, FIELD, SEGMENT_SIZE, ShortNeedleIndex } from './short-needles.js';
@@ -104,6 +104,10 @@ function fromSpan(raw: Buffer, span: BodySpan): string {
   return span.lf ? value.replaceAll('\r\n', '\n') : value;
 }
 
+const EMPTY = Buffer.alloc(0);
+/** 64 MB of 64 KB pages: the large messages' WAL stays near this size under sustained writes. */
+const LARGE_CHECKPOINT_PAGES = 1000;
+
 export type RecipientState = 'processing' | 'queued' | 'delivered' | 'bounced' | 'failed' | 'complaint';
 
 export interface RecipientRow {
@@ -179,6 +183,9 @@ export interface Page {
 export class EmailStore {
   private readonly insertEmail;
   private readonly insertBody;
+  private readonly insertLarge;
+  /** Pages written to the large messages' WAL since its last checkpoint (estimated). */
+  private largePagesSinceCheckpoint = 0;
   private readonly insertRecipient;
   private readonly insertLogStmt;
   private readonly insertProcessingLog;
@@ -213,6 +220,8 @@ export class EmailStore {
     db.function('sendbox_header', { deterministic: true }, (raw: unknown, name: unknown, value: unknown) =>
       (Buffer.isBuffer(raw) && typeof name === 'string' && (value === null || typeof value === 'string') && headerMatches(raw, name, value) ? 1 : 0));
     this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw, spans) VALUES (?, ?, ?, ?, ?)');
+    // OR REPLACE: a message left behind by a deletion cut short by a crash may hold an id again.
+    this.insertLarge = db.prepare('INSERT OR REPLACE INTO large.raw_messages (email_id, raw) VALUES (?, ?)');
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
     this.insertLogStmt = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
@@ -227,7 +236,8 @@ export class EmailStore {
       FROM emails e WHERE e.id > ? ORDER BY e.id LIMIT ?`);
     this.searchIndexedTo = (db.prepare('SELECT MAX(rowid) FROM email_search').pluck().get() as number | null) ?? 0;
     this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
-    this.selectBody = db.prepare('SELECT text, html, raw, spans FROM email_bodies WHERE email_id = ?');
+    this.selectBody = db.prepare(`SELECT b.text, b.html, COALESCE(l.raw, b.raw) AS raw, b.spans
+      FROM email_bodies b LEFT JOIN large.raw_messages l ON l.email_id = b.email_id WHERE b.email_id = ?`);
     this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
     this.selectRecipientStates = db.prepare('SELECT state FROM recipients WHERE email_id = ?').pluck();
     this.selectLogs = db.prepare('SELECT * FROM email_logs WHERE email_id = ? ORDER BY id');
@@ -250,6 +260,8 @@ export class EmailStore {
    * does not wait for it. Every query that reads the search table catches up first.
    */
   insertMany(emails: NewEmail[]): void {
+    const large = emails.filter((email) => email.raw.length >= LARGE_MESSAGE_BYTES);
+    if (large.length) this.insertLargeMessages(large);
     this.db.transaction(() => {
       for (const email of emails) {
         // Positional parameters: binding a named object costs a property lookup per column.
@@ -258,7 +270,8 @@ export class EmailStore {
           JSON.stringify(email.metadata), email.creditsUsed, JSON.stringify(email.flags), JSON.stringify(email.tags ?? []));
         const { spans } = email;
         // A body the raw message holds as is is stored once, there (text and HTML read it back by offsets).
-        this.insertBody.run(email.id, spans?.text ? '' : email.text, spans?.html ? '' : email.html, email.raw, spans?.text || spans?.html ? JSON.stringify(spans) : null);
+        this.insertBody.run(email.id, spans?.text ? '' : email.text, spans?.html ? '' : email.html,
+          email.raw.length >= LARGE_MESSAGE_BYTES ? EMPTY : email.raw, spans?.text || spans?.html ? JSON.stringify(spans) : null);
         for (const tag of email.tags ?? []) this.insertTag.run(tag, email.id);
         const time = Math.floor(email.createdAt / 1000);
         email.recipients.forEach((r, idx) => {
@@ -267,6 +280,26 @@ export class EmailStore {
         });
       }
     })();
+  }
+
+  /**
+   * Large raw messages go to their own file (storage/db.ts) in a transaction of their own,
+   * committed before the email rows: a crash in between leaves only a message that no email
+   * points to (dropped at the next open), never an email without its message.
+   */
+  private insertLargeMessages(emails: NewEmail[]): void {
+    this.db.transaction(() => {
+      for (const email of emails) this.insertLarge.run(email.id, email.raw);
+    })();
+    // SQLite's automatic checkpoint waits for 10 000 pages (640 MB of WAL in 64 KB pages), so
+    // this file is checkpointed after about 1 000 pages instead, counted as each message's
+    // overflow pages plus its share of leaf and interior pages; the WAL then starts over.
+    for (const email of emails) this.largePagesSinceCheckpoint += Math.ceil(email.raw.length / LARGE_PAGE_BYTES) + 1;
+    this.largePagesSinceCheckpoint += 1;
+    if (this.largePagesSinceCheckpoint >= LARGE_CHECKPOINT_PAGES) {
+      this.largePagesSinceCheckpoint = 0;
+      this.db.pragma('large.wal_checkpoint(PASSIVE)');
+    }
   }
 
   /** Writes the search rows of up to `limit` emails not yet indexed; true when none are left. */
@@ -519,6 +552,9 @@ export class EmailStore {
     return this.db.transaction(() => {
       const ids = `SELECT id FROM emails WHERE ${sqlCondition}`;
       this.db.prepare(`DELETE FROM email_bodies WHERE email_id IN (${ids})`).run(...params);
+      // One transaction over both files; SQLite commits the main one first, so a crash in
+      // between can only leave a large message whose email is gone (storage/db.ts).
+      this.db.prepare(`DELETE FROM large.raw_messages WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM recipients WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM email_logs WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM email_events WHERE email_id IN (${ids})`).run(...params);
@@ -747,6 +783,10 @@ function termCondition(term: SearchTerm): { sql: string; params: unknown[] } {
       return { sql: 'size < ?', params: [term.bytes] };
     case 'header':
       // Correlated, so a page walking ids newest first stops reading bodies once it is full.
-      return { sql: 'EXISTS (SELECT 1 FROM email_bodies b WHERE b.email_id = emails.id AND sendbox_header(b.raw, ?, ?))', params: [term.name, term.value] };
+      return {
+        sql: `EXISTS (SELECT 1 FROM email_bodies b LEFT JOIN large.raw_messages l ON l.email_id = b.email_id
+          WHERE b.email_id = emails.id AND sendbox_header(COALESCE(l.raw, b.raw), ?, ?))`,
+        params: [term.name, term.value],
+      };
   }
 }

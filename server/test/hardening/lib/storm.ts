@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
+import { largeMessagesPath } from '../../../src/storage/db.js';
 
 /**
  * A storm of concurrent sends (API and SMTP) that remembers exactly what was
@@ -101,6 +102,8 @@ export function startStorm(opts: { httpUrl: string; smtpPort: number; key: strin
 export function databaseProblems(dbPath: string): string[] {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
+    // Raw messages of 16 KB and more live in the sibling file (storage/db.ts).
+    db.prepare('ATTACH DATABASE ? AS large').run(largeMessagesPath(dbPath));
     const one = (sql: string) => db.prepare(sql).pluck().get() as number | string;
     const problems: string[] = [];
     const checks: [string, string][] = [
@@ -111,7 +114,14 @@ export function databaseProblems(dbPath: string): string[] {
       ['bodies without an email', 'SELECT COUNT(*) FROM email_bodies b WHERE NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = b.email_id)'],
       ['recipients without an email', 'SELECT COUNT(*) FROM recipients r WHERE NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = r.email_id)'],
       ['logs without an email', 'SELECT COUNT(*) FROM email_logs l WHERE NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = l.email_id)'],
-      ['sizes that differ from the raw message', 'SELECT COUNT(*) FROM emails e JOIN email_bodies b ON b.email_id = e.id WHERE e.size != length(b.raw)'],
+      [
+        'sizes that differ from the raw message',
+        'SELECT COUNT(*) FROM emails e JOIN email_bodies b ON b.email_id = e.id LEFT JOIN large.raw_messages l ON l.email_id = e.id WHERE e.size != length(COALESCE(l.raw, b.raw))',
+      ],
+      ['large messages kept twice', 'SELECT COUNT(*) FROM email_bodies b JOIN large.raw_messages l ON l.email_id = b.email_id WHERE length(b.raw) > 0'],
+      // A large message is committed before its email: a kill in between leaves one above
+      // the highest id (dropped at the next open), never one below it.
+      ['large messages without an email', 'SELECT COUNT(*) FROM large.raw_messages l WHERE l.email_id <= (SELECT MAX(id) FROM emails) AND NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = l.email_id)'],
       // Search rows are written behind ingest, oldest first: a kill can leave a tail of
       // emails unindexed (caught up at the next search), never a gap or an orphan.
       ['search rows without an email', 'SELECT COUNT(*) FROM email_search s WHERE NOT EXISTS (SELECT 1 FROM emails e WHERE e.id = s.rowid)'],
@@ -128,8 +138,10 @@ export function databaseProblems(dbPath: string): string[] {
       const count = Number(one(sql));
       if (count !== 0) problems.push(`${what}: ${count}`);
     }
-    const integrity = one('PRAGMA integrity_check');
-    if (integrity !== 'ok') problems.push(`integrity_check: ${integrity}`);
+    for (const schema of ['main', 'large']) {
+      const integrity = one(`PRAGMA ${schema}.integrity_check`);
+      if (integrity !== 'ok') problems.push(`${schema} integrity_check: ${integrity}`);
+    }
     return problems;
   } finally {
     db.close();
