@@ -20,6 +20,37 @@ describe('normalizeBase64', () => {
     expect(normalizeBase64(input)).toBeNull();
   });
 
+  it('gives the verdict of a plain alphabet check on every input (the server decides with Node\'s decoder)', () => {
+    const alphabet = /^[A-Za-z0-9+/]*$/;
+    const reference = (content: string): string | null => {
+      const compact = content.replace(/\r?\n/g, '');
+      const data = compact.replace(/=+$/, '');
+      if (compact.length - data.length > 2 || !alphabet.test(data) || data.length % 4 === 1) return null;
+      if (data.length !== compact.length && compact.length % 4 !== 0) return null;
+      return compact;
+    };
+    // Every ASCII character, a few beyond it, and base64's own letters many times over.
+    const pool = [...Array.from({ length: 128 }, (_, i) => String.fromCharCode(i)), 'Ä', 'ÿ', '€', '\u{1F600}', ...'AQgw+/=Zz9\r\n'.repeat(12)];
+    let seed = 42;
+    const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let accepted = 0;
+    for (let i = 0; i < 50_000; i++) {
+      const length = Math.floor(random() * 14);
+      let input = '';
+      for (let j = 0; j < length; j++) input += pool[Math.floor(random() * pool.length)];
+      // Mostly valid base64 with one change, so both verdicts are exercised.
+      if (i % 2 === 0) {
+        const valid = Buffer.from(input).toString('base64');
+        const at = Math.floor(random() * (valid.length + 1));
+        input = i % 4 === 0 ? valid : valid.slice(0, at) + pool[Math.floor(random() * pool.length)] + valid.slice(at + 1);
+      }
+      const expected = reference(input);
+      if (expected !== null) accepted++;
+      expect(normalizeBase64(input), JSON.stringify(input)).toBe(expected);
+    }
+    expect(accepted).toBeGreaterThan(10_000);
+  });
+
   it('measures the decoded size without decoding', () => {
     for (const bytes of [0, 1, 2, 3, 4, 5, 1000, 1001, 1002]) {
       const encoded = Buffer.alloc(bytes, 7).toString('base64');

