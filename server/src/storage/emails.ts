@@ -1,5 +1,6 @@
 import type { Statement } from 'better-sqlite3';
-import { LARGE_MESSAGE_BYTES, LARGE_PAGE_BYTES, type Db } from './db.js';
+import type { Db } from './db.js';
+import { LARGE_MESSAGE_BYTES, LargeMessageCheckpoints } from './large-messages.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { DeliveryOutcome as Outcome } from '../../../shared/sandbox.js';
 import { EMAIL, FIELD, SEGMENT_SIZE, ShortNeedleIndex } from './short-needles.js';
@@ -105,8 +106,6 @@ function fromSpan(raw: Buffer, span: BodySpan): string {
 }
 
 const EMPTY = Buffer.alloc(0);
-/** 64 MB of 64 KB pages: the large messages' WAL stays near this size under sustained writes. */
-const LARGE_CHECKPOINT_PAGES = 1000;
 
 export type RecipientState = 'processing' | 'queued' | 'delivered' | 'bounced' | 'failed' | 'complaint';
 
@@ -184,8 +183,7 @@ export class EmailStore {
   private readonly insertEmail;
   private readonly insertBody;
   private readonly insertLarge;
-  /** Pages written to the large messages' WAL since its last checkpoint (estimated). */
-  private largePagesSinceCheckpoint = 0;
+  private readonly largeCheckpoints;
   private readonly insertRecipient;
   private readonly insertLogStmt;
   private readonly insertProcessingLog;
@@ -221,6 +219,7 @@ export class EmailStore {
       (Buffer.isBuffer(raw) && typeof name === 'string' && (value === null || typeof value === 'string') && headerMatches(raw, name, value) ? 1 : 0));
     this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw, spans) VALUES (?, ?, ?, ?, ?)');
     // OR REPLACE: a message left behind by a deletion cut short by a crash may hold an id again.
+    this.largeCheckpoints = new LargeMessageCheckpoints(db);
     this.insertLarge = db.prepare('INSERT OR REPLACE INTO large.raw_messages (email_id, raw) VALUES (?, ?)');
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
@@ -291,15 +290,7 @@ export class EmailStore {
     this.db.transaction(() => {
       for (const email of emails) this.insertLarge.run(email.id, email.raw);
     })();
-    // SQLite's automatic checkpoint waits for 10 000 pages (640 MB of WAL in 64 KB pages), so
-    // this file is checkpointed after about 1 000 pages instead, counted as each message's
-    // overflow pages plus its share of leaf and interior pages; the WAL then starts over.
-    for (const email of emails) this.largePagesSinceCheckpoint += Math.ceil(email.raw.length / LARGE_PAGE_BYTES) + 1;
-    this.largePagesSinceCheckpoint += 1;
-    if (this.largePagesSinceCheckpoint >= LARGE_CHECKPOINT_PAGES) {
-      this.largePagesSinceCheckpoint = 0;
-      this.db.pragma('large.wal_checkpoint(PASSIVE)');
-    }
+    this.largeCheckpoints.wrote(emails.map((email) => email.raw.length));
   }
 
   /** Writes the search rows of up to `limit` emails not yet indexed; true when none are left. */

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LARGE_MESSAGE_BYTES, largeMessagesPath, openDatabase } from './db.js';
+import { openDatabase } from './db.js';
+import { LARGE_MESSAGE_BYTES, largeMessagesPath } from './large-messages.js';
 import { EmailStore, type NewEmail } from './emails.js';
 
 const message = (id: number, bytes: number) => {

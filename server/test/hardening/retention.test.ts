@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { startServer, eventually, type TestServer } from '../harness.js';
 import { listen, type SseClient } from './lib/sse.js';
-import { largeMessagesPath } from '../../src/storage/db.js';
+import { largeMessagesPath } from '../../src/storage/large-messages.js';
 
 /**
  * Retention under load: with --max-emails N, pruning runs while sends keep coming.

@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import nodemailer from 'nodemailer';
-import { largeMessagesPath } from '../../../src/storage/db.js';
+import { largeMessagesPath } from '../../../src/storage/large-messages.js';
 
 /**
  * A storm of concurrent sends (API and SMTP) that remembers exactly what was
