@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase, truncateWalWhenIdle } from './db.js';
+import { largeMessagesPath } from './large-messages.js';
 
 describe('truncateWalWhenIdle', () => {
   it('leaves the WAL alone while writes continue and below its minimum, and truncates it once they stop', () => {
@@ -33,6 +34,15 @@ describe('truncateWalWhenIdle', () => {
       truncation.check();
       expect(walBytes()).toBe(0);
       expect(db.prepare('SELECT COUNT(*) FROM t').pluck().get()).toBe(11);
+
+      // The large messages' file (its own WAL) is folded in and truncated the same way.
+      const largeWalBytes = () => statSync(`${largeMessagesPath(path)}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+      db.prepare('INSERT INTO large.raw_messages (email_id, raw) VALUES (1, ?)').run(Buffer.alloc(300_000));
+      expect(largeWalBytes()).toBeGreaterThan(100_000);
+      truncation.check();
+      truncation.check();
+      expect(largeWalBytes()).toBe(0);
+      expect(walBytes()).toBe(0);
     } finally {
       truncation.stop();
       db.close();
