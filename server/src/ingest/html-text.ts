@@ -248,7 +248,8 @@ class Text {
   finish(): string {
     this.finishLine();
     const folded = this.out.join('').replace(FOLD, ' ');
-    if (this.plain) return folded.replaceAll(BREAK, '\n');
+    // split/join: one flat string, where replaceAll builds a concatenation for the caller to flatten.
+    if (this.plain) return folded.split(BREAK).join('\n');
     let text = decodeEntities(folded);
     if (text.includes('\u00a0')) text = text.replace(/\u00a0/g, ' ');
     // A decoded U+0001 breaks the line too; newlines can only come from references (&NewLine;).
