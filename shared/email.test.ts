@@ -51,6 +51,17 @@ describe('normalizeBase64', () => {
     expect(accepted).toBeGreaterThan(10_000);
   });
 
+  it('decides megabyte attachments the same way, whichever 64 K-character slice a bad character falls in', () => {
+    const valid = Buffer.from(Array.from({ length: 1_000_001 }, (_, i) => (i * 7919) % 256)).toString('base64');
+    expect(normalizeBase64(valid)).toBe(valid);
+    expect(normalizeBase64(valid.replace(/=+$/, ''))).toBe(valid.replace(/=+$/, ''));
+    for (const at of [0, 65_535, 65_536, 65_537, 131_072, valid.length - 5]) {
+      for (const bad of ['!', '-', '_', ' ', '=', 'Ä']) {
+        expect(normalizeBase64(valid.slice(0, at) + bad + valid.slice(at + 1)), `${JSON.stringify(bad)} at ${at}`).toBeNull();
+      }
+    }
+  });
+
   it('measures the decoded size without decoding', () => {
     for (const bytes of [0, 1, 2, 3, 4, 5, 1000, 1001, 1002]) {
       const encoded = Buffer.alloc(bytes, 7).toString('base64');

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { simpleParser } from 'mailparser';
 import fc from 'fast-check';
 import { composeMime, scanBody } from './compose.js';
 
@@ -46,5 +47,27 @@ describe('composeMime attachments', () => {
         expect(raw.toString('latin1')).toContain(`Content-Disposition: attachment; filename=f.bin\r\n\r\n${wrapped}\r\n--`);
       }
     }
+  });
+
+  it('writes every part at its place when several attachments follow the text and HTML parts', async () => {
+    const address = { name: '', address: 'a@example.com' };
+    const files = [Buffer.alloc(100_003, 1).map((_, i) => i % 251), Buffer.from('second file'), Buffer.alloc(57, 9)];
+    const { raw, spans } = composeMime({
+      messageId: 'm@x', date: 0, from: address, to: [address], cc: [], replyTo: address, subject: 's', text: 'plain\nbody', html: '<p>html <img src="cid:logo"></p>', headers: {},
+      attachments: [
+        { filename: 'a.bin', base64: files[0].toString('base64'), contentType: 'application/octet-stream' },
+        { filename: 'logo.png', base64: files[2].toString('base64'), contentType: 'image/png', contentId: 'logo' },
+        { filename: 'b.txt', base64: files[1].toString('base64').replace(/=+$/, ''), contentType: 'text/plain' },
+      ],
+    });
+    const parsed = await simpleParser(raw);
+    expect(parsed.text).toBe('plain\nbody');
+    // mailparser inlines the related image: its bytes came back whole too.
+    expect(parsed.html).toContain(`<p>html <img src="data:image/png;base64,${files[2].toString('base64')}"></p>`);
+    const byName = { 'a.bin': files[0], 'b.txt': files[1], 'logo.png': files[2] } as Record<string, Buffer>;
+    expect(parsed.attachments.map((a) => a.filename).sort()).toEqual(['a.bin', 'b.txt', 'logo.png']);
+    for (const a of parsed.attachments) expect(a.content.equals(byName[a.filename!]), a.filename).toBe(true);
+    expect(raw.toString('latin1', spans.html!.start, spans.html!.end)).toBe('<p>html <img src="cid:logo"></p>');
+    expect(raw.toString('latin1', spans.text!.start, spans.text!.end)).toBe('plain\r\nbody');
   });
 });
