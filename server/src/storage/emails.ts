@@ -218,8 +218,8 @@ export class EmailStore {
     db.function('sendbox_header', { deterministic: true }, (raw: unknown, name: unknown, value: unknown) =>
       (Buffer.isBuffer(raw) && typeof name === 'string' && (value === null || typeof value === 'string') && headerMatches(raw, name, value) ? 1 : 0));
     this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw, spans) VALUES (?, ?, ?, ?, ?)');
-    // OR REPLACE: a message left behind by a deletion cut short by a crash may hold an id again.
     this.largeCheckpoints = new LargeMessageCheckpoints(db);
+    // OR REPLACE: a message left behind by a deletion cut short by a crash may hold an id again.
     this.insertLarge = db.prepare('INSERT OR REPLACE INTO large.raw_messages (email_id, raw) VALUES (?, ?)');
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
@@ -261,6 +261,19 @@ export class EmailStore {
   insertMany(emails: NewEmail[]): void {
     const large = emails.filter((email) => email.raw.length >= LARGE_MESSAGE_BYTES);
     if (large.length) this.insertLargeMessages(large);
+    try {
+      this.insertRows(emails);
+    } catch (error) {
+      // The batch is retried email by email (WriteBatcher): none of its messages may outlive it.
+      if (large.length) {
+        this.db.prepare(`DELETE FROM large.raw_messages WHERE email_id IN (${large.map(() => '?').join(', ')}) AND email_id NOT IN (SELECT id FROM main.emails)`)
+          .run(...large.map((email) => email.id));
+      }
+      throw error;
+    }
+  }
+
+  private insertRows(emails: NewEmail[]): void {
     this.db.transaction(() => {
       for (const email of emails) {
         // Positional parameters: binding a named object costs a property lookup per column.
@@ -282,7 +295,7 @@ export class EmailStore {
   }
 
   /**
-   * Large raw messages go to their own file (storage/db.ts) in a transaction of their own,
+   * Large raw messages go to their own file (storage/large-messages.ts) in a transaction of their own,
    * committed before the email rows: a crash in between leaves only a message that no email
    * points to (dropped at the next open), never an email without its message.
    */
@@ -544,7 +557,7 @@ export class EmailStore {
       const ids = `SELECT id FROM emails WHERE ${sqlCondition}`;
       this.db.prepare(`DELETE FROM email_bodies WHERE email_id IN (${ids})`).run(...params);
       // One transaction over both files; SQLite commits the main one first, so a crash in
-      // between can only leave a large message whose email is gone (storage/db.ts).
+      // between can only leave a large message whose email is gone (storage/large-messages.ts).
       this.db.prepare(`DELETE FROM large.raw_messages WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM recipients WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM email_logs WHERE email_id IN (${ids})`).run(...params);

@@ -80,6 +80,20 @@ describe('raw messages of 16 KB and more, in their own file', () => {
     reopened.close();
   });
 
+  it('takes back the messages of a batch whose email rows could not be written, and only those', () => {
+    const db = openDatabase(':memory:');
+    const store = new EmailStore(db);
+    store.insertMany([newEmail(1, message(1, 20_000))]);
+    const broken = { ...newEmail(4, message(4, 40_000)), recipients: [{ ...newEmail(4, message(4, 1)).recipients[0], type: null as never }] };
+    expect(() => store.insertMany([newEmail(3, message(3, 30_000)), broken])).toThrow(/NOT NULL/);
+    expect(db.prepare('SELECT email_id FROM large.raw_messages ORDER BY email_id').pluck().all()).toEqual([1]);
+    // As the write batcher then does: each email on its own.
+    store.insertMany([newEmail(3, message(3, 30_000))]);
+    expect(store.body(3)?.raw.equals(message(3, 30_000))).toBe(true);
+    expect(store.body(1)?.raw.equals(message(1, 20_000))).toBe(true);
+    db.close();
+  });
+
   it('checkpoints the sibling file by bytes written, so its WAL stays near 64 MB under sustained writes', () => {
     dir = mkdtempSync(join(tmpdir(), 'sendbox-large-'));
     const path = join(dir, 'sendbox.db');
