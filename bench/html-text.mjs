@@ -8,31 +8,13 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, dirname, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { html } from './lib/payloads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { module: { type: 'string' }, rounds: { type: 'string', default: '15' } } });
 const modulePath = values.module ? resolve(values.module) : join(root, 'dist', 'server', 'src', 'ingest', 'html-text.js');
 const { htmlToText } = await import(pathToFileURL(modulePath).href);
 const ROUNDS = Number(values.rounds);
-
-/** Deterministic-looking prose of exactly `bytes` ASCII bytes (bench/lib/payloads.mjs). */
-function prose(bytes) {
-  const words = 'the quick brown fox jumps over a lazy dog while sendbox stores every email it sees'.split(' ');
-  let out = '';
-  for (let i = 0; out.length < bytes; i++) out += (i % 12 === 11 ? '\n' : '') + words[i % words.length] + ' ';
-  return out.slice(0, bytes);
-}
-
-/** The bench's 100 KB HTML send body (bench/lib/payloads.mjs). */
-function html(bytes) {
-  let body = '<!doctype html><html><head><title>Bench</title></head><body><h1>Your weekly report</h1>';
-  for (let i = 0; body.length < bytes - 40; i++) {
-    body += i % 5 === 4
-      ? `<table><tr><td>Item ${i}</td><td>${i * 3} units</td></tr></table>`
-      : `<p>Paragraph ${i}: ${prose(180)} <a href="https://acme.test/r/${i}">read more</a></p>`;
-  }
-  return body + '</body></html>';
-}
 
 /** A marketing newsletter: nested layout tables, inline styles, entities everywhere, conditional comments. */
 function newsletter(bytes) {

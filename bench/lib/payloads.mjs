@@ -14,7 +14,7 @@ function prose(bytes) {
 }
 
 /** An HTML document of about `bytes` bytes with paragraphs, links and a table. */
-function html(bytes) {
+export function html(bytes) {
   let body = '<!doctype html><html><head><title>Bench</title></head><body><h1>Your weekly report</h1>';
   for (let i = 0; body.length < bytes - 40; i++) {
     body += i % 5 === 4
