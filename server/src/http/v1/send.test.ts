@@ -327,6 +327,29 @@ describe('POST /v1/send: fast path and Express route answer alike', () => {
     });
   }
 
+  it('reads the same text from ASCII, UTF-8 and broken UTF-8 bodies (the fast path copies ASCII as latin1)', async () => {
+    const stored = async (res: Response) => {
+      const id = ((await res.json()) as { data: { email_id: string }[] }).data[0].email_id;
+      const email = (await (await fetch(`${server.url}/v1/emails/${id}`, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { data: { subject: string; metadata: { text: string } } };
+      return [email.data.subject, email.data.metadata.text];
+    };
+    const bodies = [
+      JSON.stringify({ to: 'utf8@example.com', subject: 'Grüße 日本 😀', body: 'Grüße 日本 😀 ünïcödé' }),
+      JSON.stringify({ to: 'utf8@example.com', subject: 'Gr\u00fc\u00dfe', body: 'escaped \u65e5\u672c' }).replaceAll('\\\\u', '\\u'),
+    ];
+    const expected = [['Grüße 日本 😀', 'Grüße 日本 😀 ünïcödé'], ['Grüße', 'escaped 日本']];
+    for (const [i, body] of bodies.entries()) {
+      expect(await stored(await raw(body))).toEqual(expected[i]);
+      expect(await stored(await chunked(body))).toEqual(expected[i]);
+    }
+    // Bytes that are not UTF-8 read as U+FFFD either way.
+    const broken = Buffer.concat([Buffer.from('{"to":"utf8@example.com","subject":"bad \xff byte","body":"x '), Buffer.from([0xc3, 0x28]), Buffer.from('"}')]);
+    const fastBroken = await fetch(`${server.url}/v1/send`, { method: 'POST', headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' }, body: broken });
+    const [subject, text] = await stored(fastBroken);
+    expect(subject).toContain('bad');
+    expect(text).toBe('x \ufffd(');
+  });
+
   it('leaves an unknown key to the 401 of the Express route', async () => {
     const res = await fetch(`${server.url}/v1/send`, { method: 'POST', headers: { Authorization: 'Bearer', 'Content-Type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);
