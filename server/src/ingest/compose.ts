@@ -119,23 +119,19 @@ function textPart(contentType: string, content: string, part: 'text' | 'html'): 
  * go, then each line moved to its place from the last one back (copyWithin is a memmove; a
  * write per line crosses into C++ 18 000 times for 1 MB).
  */
-function padded(base64: string): string {
-  return base64.length % 4 === 0 ? base64 : base64 + '='.repeat(4 - (base64.length % 4));
-}
-
 function wrappedLength(base64: string): number {
-  const length = padded(base64).length;
-  return length + 2 * Math.max(0, Math.ceil(length / 76) - 1);
+  const padded = Math.ceil(base64.length / 4) * 4;
+  return padded + 2 * Math.max(0, Math.ceil(padded / 76) - 1);
 }
 
 function wrapBase64Into(base64: string, out: Buffer, at: number): void {
-  const text = padded(base64);
-  const lines = Math.ceil(text.length / 76);
-  out.write(text, at, 'latin1');
-  for (let line = lines - 1; line > 0; line--) {
+  const padded = Math.ceil(base64.length / 4) * 4;
+  out.write(base64, at, 'latin1');
+  out.fill(61 /* = */, at + base64.length, at + padded);
+  for (let line = Math.ceil(padded / 76) - 1; line > 0; line--) {
     const from = at + line * 76;
     const to = at + line * 78;
-    out.copyWithin(to, from, Math.min(from + 76, at + text.length));
+    out.copyWithin(to, from, Math.min(from + 76, at + padded));
     out[to - 2] = 13;
     out[to - 1] = 10;
   }
@@ -188,12 +184,12 @@ export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpan
 
   // Sizes first, then one buffer: every piece is copied (or, for base64, written) once.
   const sized = [Buffer.from(head.join(CRLF) + CRLF, 'utf8'), ...body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))];
-  const lengthOf = (piece: Buffer | Exclude<Piece, string>) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : piece.bytes.length);
-  const raw = Buffer.allocUnsafe(sized.reduce((sum, piece) => sum + lengthOf(piece), 0));
+  const lengths = sized.map((piece) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : piece.bytes.length));
+  const raw = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
   const spans: BodySpans = {};
   let at = 0;
-  for (const piece of sized) {
-    const length = lengthOf(piece);
+  for (const [i, piece] of sized.entries()) {
+    const length = lengths[i];
     if (Buffer.isBuffer(piece)) piece.copy(raw, at);
     else if ('base64' in piece) wrapBase64Into(piece.base64, raw, at);
     else {

@@ -41,10 +41,10 @@ export function createSubmit(deps: { config: Pick<Config, 'defaultFrom' | 'stric
     const verifiedSender = from.toLowerCase() === defaultSender || domains.isVerifiedForSending(by.teamId, addressDomain(from));
     // Before the rules, so a send refused anyway does not use up a rule's `times` or `nth`.
     if (config.strictSender && !verifiedSender) {
-      return Promise.reject(new Refused({ stage: message.source === 'api' ? 'api' : 'data', reason: 'unverified_sender', code: null, message: `Sender ${from} is not at a verified domain of this team; verify ${addressDomain(from)} first`, retryAfter: null, delayMs: 0, disconnect: false }));
+      throw new Refused({ stage: message.source === 'api' ? 'api' : 'data', reason: 'unverified_sender', code: null, message: `Sender ${from} is not at a verified domain of this team; verify ${addressDomain(from)} first`, retryAfter: null, delayMs: 0, disconnect: false });
     }
     const refusal = ruleRefusal(scenarios, message, by);
-    if (refusal) return Promise.reject(new Refused(refusal));
+    if (refusal) throw new Refused(refusal);
     return ingest.ingest({ ...message, teamId: by.teamId, apiKeyId: by.apiKeyId, flags: verifiedSender ? {} : { unverified_sender: true } });
   }
 }
