@@ -24,7 +24,7 @@ try {
   await blast({ url: `${sendbox.url}/v1/send`, body: testCase.sendbox, headers, connections: 8, durationS: 120, amount: Number(values.count) });
   const stored = (await json(`${sendbox.url}/v1/emails?limit=1`, { headers })).data.pagination.total_records;
   await sendbox.stop();
-  const bytes = ['', '-wal', '-large', '-large-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+  const bytes = ['', '-wal', '-large', '-large-wal', '-large-2', '-large-2-wal'].reduce((sum, suffix) => sum + (statSync(db + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
   const per = Number(values.per);
   process.stdout.write(`${testCase.label}: ${stored} stored in ${(bytes / 1e6).toFixed(1)} MB, ${(bytes / stored / 1024).toFixed(1)} KB per email; × ${per.toLocaleString('en-US')} = ${((bytes / stored) * per / 1e9).toFixed(2)} GB\n`);
 } finally {

@@ -12,7 +12,7 @@ import { html } from './lib/payloads.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({ options: { module: { type: 'string' }, rounds: { type: 'string', default: '15' } } });
-const modulePath = values.module ? resolve(values.module) : join(root, 'dist', 'server', 'src', 'ingest', 'html-text.js');
+const modulePath = values.module ? resolve(values.module) : join(root, 'dist', 'shared', 'html-text.js');
 const { htmlToText } = await import(pathToFileURL(modulePath).href);
 const ROUNDS = Number(values.rounds);
 

@@ -98,7 +98,7 @@ const samples = [];
 const sampler = setInterval(() => {
   try {
     const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))[1]) * 1024;
-    const bytes = [db, `${db}-wal`, `${db}-shm`, `${db}-large`, `${db}-large-wal`, `${db}-large-shm`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
+    const bytes = [db, `${db}-wal`, `${db}-shm`, `${db}-large`, `${db}-large-wal`, `${db}-large-shm`, `${db}-large-2`, `${db}-large-2-wal`, `${db}-large-2-shm`].reduce((n, f) => n + (existsSync(f) ? statSync(f).size : 0), 0);
     const wal = existsSync(`${db}-wal`) ? statSync(`${db}-wal`).size : 0;
     samples.push({ t: since(), rss, bytes, wal });
   } catch {

@@ -11,7 +11,7 @@ const [entry, outDir, label] = process.argv.slice(2);
 if (!entry || !outDir || !label) throw new Error('usage: release-fixture.mjs <dist/sendbox.mjs> <out dir> <release label>');
 mkdirSync(outDir, { recursive: true });
 const db = join(outDir, `release-${label}.db`);
-for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm']) rmSync(db + suffix, { force: true });
+for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm', '-large-2', '-large-2-wal', '-large-2-shm']) rmSync(db + suffix, { force: true });
 
 const child = spawn(process.execPath, [entry, '--port', '0', '--smtp-port', '0', '--db', db, '--delay-ms', '5'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const ready = await new Promise((resolve, reject) => {

@@ -73,10 +73,10 @@ export async function sendSection(ctx) {
       await sendbox.stop();
       sendbox = null;
       // The file a user would keep: database plus WAL after a clean stop, per stored email.
-      const bytes = ['', '-wal', '-large', '-large-wal'].reduce((sum, suffix) => sum + (statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
+      const bytes = ['', '-wal', '-large', '-large-wal', '-large-2', '-large-2-wal'].reduce((sum, suffix) => sum + (statSync(dbPath + suffix, { throwIfNoEntry: false })?.size ?? 0), 0);
       dbBytes.push({ case: testCase.id, stored, bytes, bytesPerEmail: bytes / stored });
       log(`  send ${testCase.label}: ${stored} stored, database ${(bytes / 1e6).toFixed(1)} MB (${(bytes / stored / 1024).toFixed(1)} KB per email)`);
-      for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm']) rmSync(dbPath + suffix, { force: true });
+      for (const suffix of ['', '-wal', '-shm', '-large', '-large-wal', '-large-shm', '-large-2', '-large-2-wal', '-large-2-shm']) rmSync(dbPath + suffix, { force: true });
     }
   } finally {
     await Promise.all([sendbox?.stop(), ses.stop(), ceiling.stop()]);

@@ -151,6 +151,7 @@ export function createSendbox(config: Config, overrides: { clock?: Clock; logger
       services.relay.stop();
       metrics.stop();
       walTruncation?.stop();
+      await emails.close();
       db.close();
     },
   };

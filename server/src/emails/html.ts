@@ -1,4 +1,4 @@
-import { decodeAttribute, decodeEntities, htmlToText } from '../ingest/html-text.js';
+import { decodeAttribute, decodeEntities, htmlToText } from '../../../shared/html-text.js';
 
 export { decodeAttribute, decodeEntities };
 

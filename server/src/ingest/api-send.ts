@@ -5,7 +5,8 @@ import type { Config } from '../config.js';
 import type { Submit, Submitter } from './submit.js';
 import type { IngestResult } from './ingest.js';
 import { composeMime } from './compose.js';
-import { htmlToText, looksLikeHtml } from './content.js';
+import { looksLikeHtml } from './content.js';
+import { TEXT_GENERATOR, TEXT_GENERATORS } from '../../../shared/html-text.js';
 
 const list = (value: string | string[] | undefined): ParsedAddress[] =>
   value === undefined ? [] : (Array.isArray(value) ? value : [value]).map((v) => parseAddress(v)!);
@@ -47,7 +48,7 @@ export function sendFromApi(deps: { config: Config; submit: Submit }, principal:
 
   const isHtml = looksLikeHtml(input.body);
   const html = isHtml ? input.body : '';
-  const text = isHtml ? htmlToText(input.body) : input.body;
+  const text = isHtml ? TEXT_GENERATORS[TEXT_GENERATOR](input.body) : input.body;
   return submit({
     source: 'api',
     from,
@@ -62,8 +63,11 @@ export function sendFromApi(deps: { config: Config; submit: Submit }, principal:
     attachments: attachments.filter((a) => !a.contentId).length,
     inline: attachments.filter((a) => a.contentId).length,
     raw: ({ messageId, createdAt }) => {
-      const composed = composeMime({ messageId, date: createdAt, from, to, cc, replyTo, subject: input.subject, text, html: isHtml ? html : null, headers: input.headers ?? {}, attachments });
-      if (composed.raw.length > LIMITS.messageBytes) throw tooLarge(`The composed message is ${composed.raw.length} bytes, over the 25 MiB limit`);
+      const composed = composeMime({
+        messageId, date: createdAt, from, to, cc, replyTo, subject: input.subject, text, html: isHtml ? html : null,
+        textGenerator: isHtml ? TEXT_GENERATOR : undefined, headers: input.headers ?? {}, attachments,
+      });
+      if (composed.size > LIMITS.messageBytes) throw tooLarge(`The composed message is ${composed.size} bytes, over the 25 MiB limit`);
       return composed;
     },
   }, principal).then(acknowledgement);

@@ -20,6 +20,11 @@ export interface ComposeInput {
   subject: string;
   text: string;
   html: string | null;
+  /**
+   * `text` was made from `html` by this version of TEXT_GENERATORS (shared/html-text.ts): when
+   * its part is 7bit, the stored message leaves those bytes out and storage regenerates them.
+   */
+  textGenerator?: number;
   headers: Record<string, string>;
   attachments: ComposeAttachment[];
 }
@@ -58,8 +63,8 @@ function formatAddressHeader({ name, address }: ParsedAddress): string {
  * characters. Without a CR (most bodies) this is native work only: the UTF-8 length for
  * ASCII and one indexOf per line; otherwise one pass over the characters.
  */
-export function scanBody(content: string): { crlf: boolean; lf: boolean; ascii: boolean; longLine: boolean } {
-  if (content.indexOf('\r') !== -1) return scanEveryCharacter(content);
+export function scanBody(content: string): { crlf: boolean; lf: boolean; ascii: boolean; longLine: boolean; breaks: number } {
+  if (content.indexOf('\r') !== -1) return { ...scanEveryCharacter(content), breaks: -1 };
   const ascii = Buffer.byteLength(content, 'utf8') === content.length;
   let longLine = false;
   let lineStart = 0;
@@ -70,7 +75,7 @@ export function scanBody(content: string): { crlf: boolean; lf: boolean; ascii: 
     breaks++;
   }
   if (content.length - lineStart > 998) longLine = true;
-  return { crlf: breaks === 0, lf: true, ascii, longLine };
+  return { crlf: breaks === 0, lf: true, ascii, longLine, breaks };
 }
 
 function scanEveryCharacter(content: string): { crlf: boolean; lf: boolean; ascii: boolean; longLine: boolean } {
@@ -98,13 +103,18 @@ function scanEveryCharacter(content: string): { crlf: boolean; lf: boolean; asci
  * The message as a list of pieces, so a large body or attachment is encoded to bytes once
  * (never concatenated into one big string first) and a text part's byte range is known.
  */
-type Piece = string | Buffer | { part: 'text' | 'html'; bytes: Buffer; lf: boolean } | { base64: string };
+type Piece = string | Buffer | { part: 'text' | 'html'; bytes: Buffer; lf: boolean } | { generated: number; length: number; lf: boolean } | { base64: string };
 
-/** 7bit when it can be, else quoted-printable; line breaks become CRLF. */
-function textPart(contentType: string, content: string, part: 'text' | 'html'): Piece[] {
-  const { crlf, lf, ascii, longLine } = scanBody(content);
+/**
+ * 7bit when it can be, else quoted-printable; line breaks become CRLF. A 7bit part generated
+ * by `generator` is only measured: its bytes are left out of the stored message.
+ */
+function textPart(contentType: string, content: string, part: 'text' | 'html', generator?: number): Piece[] {
+  const { crlf, lf, ascii, longLine, breaks } = scanBody(content);
   const plain = ascii && !longLine;
   const head = `Content-Type: ${contentType}; charset=utf-8${CRLF}Content-Transfer-Encoding: ${plain ? '7bit' : 'quoted-printable'}${CRLF}${CRLF}`;
+  // Without a CR, LF becomes CRLF: one byte more per line break.
+  if (plain && generator !== undefined && breaks !== -1) return [head, { generated: generator, length: content.length + (crlf ? 0 : breaks), lf: !crlf }];
   const normalized = crlf ? content : lf ? content.replaceAll('\n', CRLF) : content.replace(/\r?\n|\r/g, CRLF);
   if (!plain) return [head, Buffer.from(qpWrap(qpEncode(normalized), 76), 'latin1')];
   // 7bit: the part's bytes are the content itself (CRLF, or LF turned into CRLF), so the
@@ -157,8 +167,12 @@ function multipart(subtype: string, parts: Piece[][]): Piece[] {
   return out;
 }
 
-/** The whole message (CRLF line endings), and where its 7bit text and HTML parts lie in it. */
-export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpans } {
+/**
+ * The message to store (CRLF line endings), where its 7bit text and HTML parts lie in the
+ * whole message, and the whole message's size (more than `raw` when a generated text part
+ * is left out).
+ */
+export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpans; size: number } {
   const head = [
     header('From', formatAddressHeader(input.from)),
     header('To', input.to.map(formatAddressHeader).join(', ')),
@@ -176,7 +190,7 @@ export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpan
   const inline = input.attachments.filter((a) => a.contentId);
   const files = input.attachments.filter((a) => !a.contentId);
   let body = input.html === null ? textPart('text/plain', input.text, 'text') : multipart('alternative', [
-    textPart('text/plain', input.text, 'text'),
+    textPart('text/plain', input.text, 'text', input.textGenerator),
     inline.length ? multipart('related', [textPart('text/html', input.html, 'html'), ...inline.map(attachmentPart)]) : textPart('text/html', input.html, 'html'),
   ]);
   if (input.html === null && inline.length) body = multipart('related', [body, ...inline.map(attachmentPart)]);
@@ -184,19 +198,28 @@ export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpan
 
   // Sizes first, then one buffer: every piece is copied (or, for base64, written) once.
   const sized = [Buffer.from(head.join(CRLF) + CRLF, 'utf8'), ...body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))];
-  const lengths = sized.map((piece) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : piece.bytes.length));
-  const raw = Buffer.allocUnsafe(lengths.reduce((sum, length) => sum + length, 0));
+  const lengths = sized.map((piece) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : 'generated' in piece ? piece.length : piece.bytes.length));
+  const size = lengths.reduce((sum, length) => sum + length, 0);
+  const omitted = sized.reduce((sum: number, piece, i) => (!Buffer.isBuffer(piece) && 'generated' in piece ? sum + lengths[i] : sum), 0);
+  const raw = Buffer.allocUnsafe(size - omitted);
   const spans: BodySpans = {};
+  // `at` in the whole message (what spans count), `out` in the stored one.
   let at = 0;
+  let out = 0;
   for (const [i, piece] of sized.entries()) {
     const length = lengths[i];
-    if (Buffer.isBuffer(piece)) piece.copy(raw, at);
-    else if ('base64' in piece) wrapBase64Into(piece.base64, raw, at);
-    else {
-      piece.bytes.copy(raw, at);
+    if (Buffer.isBuffer(piece)) piece.copy(raw, out);
+    else if ('base64' in piece) wrapBase64Into(piece.base64, raw, out);
+    else if ('generated' in piece) {
+      spans.text = { start: at, end: at + length, lf: piece.lf, generated: piece.generated };
+      at += length;
+      continue;
+    } else {
+      piece.bytes.copy(raw, out);
       spans[piece.part] = { start: at, end: at + length, lf: piece.lf };
     }
     at += length;
+    out += length;
   }
-  return { raw, spans };
+  return { raw, spans, size };
 }

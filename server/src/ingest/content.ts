@@ -1,4 +1,4 @@
-export { htmlToText } from './html-text.js';
+export { htmlToText } from '../../../shared/html-text.js';
 
 // Markup: an element tag, a closing tag, the start of a comment, or a doctype.
 // No lazy `[\s\S]*?` here: on thousands of unclosed comments that would be quadratic.

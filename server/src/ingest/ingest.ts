@@ -10,7 +10,7 @@ import { decideOutcome, type OutcomeContext, type OutcomeSource } from '../simul
 import { WriteBatcher } from './write-batcher.js';
 import { presentEmail } from '../emails/present.js';
 import { MAX_TAGS_PER_EMAIL, parseTagsHeader, uniqueTags } from '../../../shared/tags.js';
-import { decodeEntities } from './html-text.js';
+import { decodeEntities } from '../../../shared/html-text.js';
 
 /**
  * The one ingest pipeline: the HTTP send and the SMTP listener both end here.
@@ -37,9 +37,10 @@ export interface IngestInput {
   inline: number;
   /**
    * The raw message, or a function composing it once the id is known (with where its
-   * 7bit text and HTML parts lie, so they are stored once, inside the message).
+   * 7bit text and HTML parts lie, so they are stored once, inside the message, and its whole
+   * size: a generated text part is not stored at all, see storage/body-spans.ts).
    */
-  raw: Buffer | ((ids: { id: string; messageId: string; createdAt: number }) => { raw: Buffer; spans: BodySpans });
+  raw: Buffer | ((ids: { id: string; messageId: string; createdAt: number }) => { raw: Buffer; spans: BodySpans; size: number });
   flags?: Record<string, unknown>;
 }
 
@@ -108,7 +109,7 @@ export class Ingest {
     // list order and date filters rely on created_at growing with the id.
     const createdAt = Math.max(clock.now(), this.lastCreatedAt);
     this.lastCreatedAt = createdAt;
-    const { raw, spans } = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : { raw: input.raw, spans: undefined };
+    const { raw, spans, size } = typeof input.raw === 'function' ? input.raw({ id, messageId, createdAt }) : { raw: input.raw, spans: undefined, size: input.raw.length };
     const recipients = this.planRecipients(input, createdAt);
     const tags = this.tagsOf(input, recipients);
     const email: NewEmail = {
@@ -121,7 +122,7 @@ export class Ingest {
       fromName: input.from.name,
       toAddresses: input.to.map((a) => a.address),
       subject: input.subject,
-      size: raw.length,
+      size,
       inline: input.inline,
       attachments: input.attachments,
       snippet: input.text ? snippet(input.text) : snippet(input.html, true),

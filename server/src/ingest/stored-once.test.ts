@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { simpleParser } from 'mailparser';
 import { startServer, type TestServer } from '../../test/harness.js';
-import { htmlToText } from './html-text.js';
+import { htmlToText } from '../../../shared/html-text.js';
 
 let server: TestServer;
 const KEY = 'stored-once-key';
@@ -50,17 +50,33 @@ describe('text and HTML stored once, inside the raw message', () => {
     }
   });
 
-  it('keeps a 7bit part only in the raw message, and a quoted-printable one in its column', async () => {
+  it('keeps a 7bit part only in the raw message, a generated one nowhere, and a quoted-printable one in its column', async () => {
     const send = async (body: string) => (await server.api('/v1/send', { method: 'POST', key: KEY, json: { to: 'a@example.com', subject: 's', body } })).body.data[0].email_id as string;
     const ascii = await send('<p>ascii</p>\n<p>only</p>');
     const unicode = await send('<p>Grüße</p>');
+    const textOnly = await send('just text\nin two lines');
+    const asciiText = await send('<p title="Grüße">hello</p>');
     await server.sendbox.services.ingest.flush();
     const db = new Database(server.dbPath, { readonly: true });
     try {
-      const row = (id: string) => db.prepare('SELECT text, html, spans FROM email_bodies WHERE email_id = ?').get(server.sendbox.services.ids.decode(id)) as { text: string; html: string; spans: string | null };
+      const row = (id: string) => db.prepare('SELECT b.text, b.html, b.spans, length(b.raw) AS stored, e.size FROM email_bodies b JOIN emails e ON e.id = b.email_id WHERE b.email_id = ?')
+        .get(server.sendbox.services.ids.decode(id)) as { text: string; html: string; spans: string | null; stored: number; size: number };
       expect(row(ascii)).toMatchObject({ text: '', html: '' });
-      expect(Object.keys(JSON.parse(row(ascii).spans!))).toEqual(['text', 'html']);
+      // The generated text part is not stored at all: the message is its size less those bytes.
+      const spans = JSON.parse(row(ascii).spans!);
+      expect(Object.keys(spans)).toEqual(['text', 'html']);
+      expect(spans.text.generated).toBe(1);
+      expect(row(ascii).stored).toBe(row(ascii).size - (spans.text.end - spans.text.start));
       expect(row(unicode)).toMatchObject({ text: 'Grüße', html: '<p>Grüße</p>', spans: null });
+      // Its HTML is not 7bit, but the text made from it is: left out, and made from the column.
+      expect(row(asciiText)).toMatchObject({ text: '', html: '<p title="Grüße">hello</p>' });
+      expect(JSON.parse(row(asciiText).spans!)).toEqual({ text: expect.objectContaining({ generated: 1 }) });
+      const email = (await server.api(`/v1/emails/${asciiText}`, { key: KEY })).body.data;
+      expect([email.metadata.text, email.metadata.html]).toEqual(['hello', '<p title="Grüße">hello</p>']);
+      // A text body is the part itself, read back by offsets; nothing is generated.
+      const plain = row(textOnly);
+      expect(plain.stored).toBe(plain.size);
+      expect(JSON.parse(plain.spans!).text.generated).toBeUndefined();
     } finally {
       db.close();
     }

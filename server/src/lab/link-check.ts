@@ -1,5 +1,5 @@
 import type { LinkCheckEntry, LinkCheckResult } from '../../../shared/lab.js';
-import { decodeAttribute } from '../ingest/html-text.js';
+import { decodeAttribute } from '../../../shared/html-text.js';
 import { extractLinks } from '../emails/links.js';
 import { describeFetchError } from './fetch-error.js';
 

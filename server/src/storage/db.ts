@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { MIGRATIONS } from './migrations.js';
 import type { Logger } from '../logger.js';
-import { attachLargeMessages, largeMessagesPath } from './large-messages.js';
+import { attachLargeMessages, largeMessagePaths } from './large-messages.js';
 
 export type Db = Database.Database;
 
@@ -74,8 +74,8 @@ export function truncateWalWhenIdle(db: Db, path: string, { everyMs = 5_000, min
       const idle = now === seen;
       seen = now;
       const walBytes = (file: string) => statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
-      // Without a schema name the checkpoint covers the main file and the large messages' file.
-      if (idle && Math.max(walBytes(path), walBytes(largeMessagesPath(path))) > minBytes) db.pragma('wal_checkpoint(TRUNCATE)');
+      // Without a schema name the checkpoint covers the main file and the large messages' files.
+      if (idle && Math.max(...[path, ...largeMessagePaths(path)].map(walBytes)) > minBytes) db.pragma('wal_checkpoint(TRUNCATE)');
     } catch {
       // Closed meanwhile, or busy: the next interval tries again.
     }

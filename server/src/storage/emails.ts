@@ -1,6 +1,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db.js';
-import { LARGE_MESSAGE_BYTES, LargeMessageCheckpoints } from './large-messages.js';
+import { fromSpan, withGeneratedText, type BodySpans } from './body-spans.js';
+import { LARGE_JOIN, LARGE_MESSAGE_BYTES, LARGE_SCHEMAS, LargeMessages, RAW_OF_BODY } from './large-messages.js';
 import type { EmailStatus, RecipientType } from '../../../shared/email.js';
 import type { DeliveryOutcome as Outcome } from '../../../shared/sandbox.js';
 import { EMAIL, FIELD, SEGMENT_SIZE, ShortNeedleIndex } from './short-needles.js';
@@ -88,22 +89,7 @@ export interface BodyRow {
   raw: Buffer;
 }
 
-/**
- * A text or HTML body found verbatim in the raw message: bytes [start, end) of it (7bit, so
- * ASCII), with `lf` when the content's line breaks were bare LF and the message has CRLF.
- */
-export interface BodySpan {
-  start: number;
-  end: number;
-  lf: boolean;
-}
-
-export type BodySpans = { text?: BodySpan; html?: BodySpan };
-
-function fromSpan(raw: Buffer, span: BodySpan): string {
-  const value = raw.toString('latin1', span.start, span.end);
-  return span.lf ? value.replaceAll('\r\n', '\n') : value;
-}
+export type { BodySpan, BodySpans } from './body-spans.js';
 
 const EMPTY = Buffer.alloc(0);
 
@@ -182,8 +168,7 @@ export interface Page {
 export class EmailStore {
   private readonly insertEmail;
   private readonly insertBody;
-  private readonly insertLarge;
-  private readonly largeCheckpoints;
+  private readonly largeMessages;
   private readonly insertRecipient;
   private readonly insertLogStmt;
   private readonly insertProcessingLog;
@@ -218,9 +203,7 @@ export class EmailStore {
     db.function('sendbox_header', { deterministic: true }, (raw: unknown, name: unknown, value: unknown) =>
       (Buffer.isBuffer(raw) && typeof name === 'string' && (value === null || typeof value === 'string') && headerMatches(raw, name, value) ? 1 : 0));
     this.insertBody = db.prepare('INSERT INTO email_bodies (email_id, text, html, raw, spans) VALUES (?, ?, ?, ?, ?)');
-    this.largeCheckpoints = new LargeMessageCheckpoints(db);
-    // OR REPLACE: a message left behind by a deletion cut short by a crash may hold an id again.
-    this.insertLarge = db.prepare('INSERT OR REPLACE INTO large.raw_messages (email_id, raw) VALUES (?, ?)');
+    this.largeMessages = new LargeMessages(db);
     this.insertRecipient = db.prepare(`INSERT INTO recipients (email_id, idx, address, type, state, outcome, outcome_code, outcome_response, outcome_delay_ms, decided_by, due_at)
       VALUES (?, ?, ?, ?, 'processing', ?, ?, ?, ?, ?, ?)`);
     this.insertLogStmt = db.prepare(`INSERT INTO email_logs (email_id, recipient, recipient_type, status, code, response, mx_hostname, time, queued_at)
@@ -235,8 +218,7 @@ export class EmailStore {
       FROM emails e WHERE e.id > ? ORDER BY e.id LIMIT ?`);
     this.searchIndexedTo = (db.prepare('SELECT MAX(rowid) FROM email_search').pluck().get() as number | null) ?? 0;
     this.selectEmail = db.prepare('SELECT * FROM emails WHERE id = ?');
-    this.selectBody = db.prepare(`SELECT b.text, b.html, COALESCE(l.raw, b.raw) AS raw, b.spans
-      FROM email_bodies b LEFT JOIN large.raw_messages l ON l.email_id = b.email_id WHERE b.email_id = ?`);
+    this.selectBody = db.prepare(`SELECT b.text, b.html, ${RAW_OF_BODY} AS raw, b.spans FROM email_bodies b ${LARGE_JOIN} WHERE b.email_id = ?`);
     this.selectRecipients = db.prepare('SELECT * FROM recipients WHERE email_id = ? ORDER BY idx');
     this.selectRecipientStates = db.prepare('SELECT state FROM recipients WHERE email_id = ?').pluck();
     this.selectLogs = db.prepare('SELECT * FROM email_logs WHERE email_id = ? ORDER BY id');
@@ -260,15 +242,14 @@ export class EmailStore {
    */
   insertMany(emails: NewEmail[]): void {
     const large = emails.filter((email) => email.raw.length >= LARGE_MESSAGE_BYTES);
-    if (large.length) this.insertLargeMessages(large);
+    // Committed first, in a transaction of their own: a crash in between leaves only messages
+    // that no email points to (dropped at the next open), never an email without its message.
+    if (large.length) this.largeMessages.insert(large);
     try {
       this.insertRows(emails);
     } catch (error) {
       // The batch is retried email by email (WriteBatcher): none of its messages may outlive it.
-      if (large.length) {
-        this.db.prepare(`DELETE FROM large.raw_messages WHERE email_id IN (${large.map(() => '?').join(', ')}) AND email_id NOT IN (SELECT id FROM main.emails)`)
-          .run(...large.map((email) => email.id));
-      }
+      if (large.length) this.largeMessages.takeBack(large.map((email) => email.id));
       throw error;
     }
   }
@@ -294,17 +275,6 @@ export class EmailStore {
     })();
   }
 
-  /**
-   * Large raw messages go to their own file (storage/large-messages.ts) in a transaction of their own,
-   * committed before the email rows: a crash in between leaves only a message that no email
-   * points to (dropped at the next open), never an email without its message.
-   */
-  private insertLargeMessages(emails: NewEmail[]): void {
-    this.db.transaction(() => {
-      for (const email of emails) this.insertLarge.run(email.id, email.raw);
-    })();
-    this.largeCheckpoints.wrote(emails.map((email) => email.raw.length));
-  }
 
   /** Writes the search rows of up to `limit` emails not yet indexed; true when none are left. */
   indexSearch(limit = Infinity): boolean {
@@ -333,6 +303,11 @@ export class EmailStore {
     if (filter.search !== undefined || filter.from !== undefined || filter.to !== undefined || filter.subject !== undefined || filter.terms?.length) this.indexSearch();
   }
 
+  /** Stops the large messages' checkpoint worker; before the database is closed. */
+  close(): Promise<void> {
+    return this.largeMessages.close();
+  }
+
   get(id: number): EmailRow | undefined {
     return this.selectEmail.get(id) as EmailRow | undefined;
   }
@@ -343,6 +318,7 @@ export class EmailStore {
     const { text, html, raw, spans } = row;
     if (spans === null) return { text, html, raw };
     const { text: textSpan, html: htmlSpan } = JSON.parse(spans) as BodySpans;
+    if (textSpan?.generated !== undefined) return withGeneratedText(raw, textSpan, htmlSpan, html);
     return { text: textSpan ? fromSpan(raw, textSpan) : text, html: htmlSpan ? fromSpan(raw, htmlSpan) : html, raw };
   }
 
@@ -556,9 +532,9 @@ export class EmailStore {
     return this.db.transaction(() => {
       const ids = `SELECT id FROM emails WHERE ${sqlCondition}`;
       this.db.prepare(`DELETE FROM email_bodies WHERE email_id IN (${ids})`).run(...params);
-      // One transaction over both files; SQLite commits the main one first, so a crash in
+      // One transaction over all the files; SQLite commits the main one first, so a crash in
       // between can only leave a large message whose email is gone (storage/large-messages.ts).
-      this.db.prepare(`DELETE FROM large.raw_messages WHERE email_id IN (${ids})`).run(...params);
+      for (const schema of LARGE_SCHEMAS) this.db.prepare(`DELETE FROM ${schema}.raw_messages WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM recipients WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM email_logs WHERE email_id IN (${ids})`).run(...params);
       this.db.prepare(`DELETE FROM email_events WHERE email_id IN (${ids})`).run(...params);
@@ -788,8 +764,7 @@ function termCondition(term: SearchTerm): { sql: string; params: unknown[] } {
     case 'header':
       // Correlated, so a page walking ids newest first stops reading bodies once it is full.
       return {
-        sql: `EXISTS (SELECT 1 FROM email_bodies b LEFT JOIN large.raw_messages l ON l.email_id = b.email_id
-          WHERE b.email_id = emails.id AND sendbox_header(COALESCE(l.raw, b.raw), ?, ?))`,
+        sql: `EXISTS (SELECT 1 FROM email_bodies b ${LARGE_JOIN} WHERE b.email_id = emails.id AND sendbox_header(${RAW_OF_BODY}, ?, ?))`,
         params: [term.name, term.value],
       };
   }

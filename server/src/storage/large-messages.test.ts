@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from './db.js';
-import { LARGE_MESSAGE_BYTES, largeMessagesPath } from './large-messages.js';
+import { LARGE_MESSAGE_BYTES, LargeMessages, largeMessagePaths } from './large-messages.js';
 import { EmailStore, type NewEmail } from './emails.js';
 
 const message = (id: number, bytes: number) => {
@@ -56,7 +56,7 @@ describe('raw messages of 16 KB and more, in their own file', () => {
     store.deleteTeam(null);
     expect(db.prepare('SELECT COUNT(*) FROM large.raw_messages').pluck().get()).toBe(0);
     db.close();
-    expect(statSync(largeMessagesPath(path)).size).toBeGreaterThan(0);
+    expect(statSync(largeMessagePaths(path)[0]).size).toBeGreaterThan(0);
   });
 
   it('drops, at open, a large message whose email a crash kept from being committed, and keeps every committed one', () => {
@@ -66,12 +66,16 @@ describe('raw messages of 16 KB and more, in their own file', () => {
     new EmailStore(db).insertMany([newEmail(1, message(1, 20_000)), newEmail(2, message(2, 30_000))]);
     db.close();
     // What a kill between the two commits leaves: the message of email 3, no email 3.
-    const raw = new Database(largeMessagesPath(path));
-    raw.prepare('INSERT INTO raw_messages (email_id, raw) VALUES (3, ?)').run(message(3, 40_000));
-    raw.close();
+    // Either file may be the one being written.
+    for (const file of largeMessagePaths(path)) {
+      const raw = new Database(file);
+      raw.prepare('INSERT INTO raw_messages (email_id, raw) VALUES (3, ?)').run(message(3, 40_000));
+      raw.close();
+    }
 
     const reopened = openDatabase(path);
     expect(reopened.prepare('SELECT email_id FROM large.raw_messages ORDER BY email_id').pluck().all()).toEqual([1, 2]);
+    expect(reopened.prepare('SELECT COUNT(*) FROM large2.raw_messages').pluck().get()).toBe(0);
     const store = new EmailStore(reopened);
     // The id is handed out again, with its own message.
     store.insertMany([newEmail(3, message(3, 50_000))]);
@@ -94,23 +98,72 @@ describe('raw messages of 16 KB and more, in their own file', () => {
     db.close();
   });
 
-  it('checkpoints the sibling file by bytes written, so its WAL stays near 64 MB under sustained writes', () => {
+  const MB = 1024 * 1024;
+  const sustained = async (waitForCheckpoints: boolean) => {
+    dir = mkdtempSync(join(tmpdir(), 'sendbox-large-'));
+    const path = join(dir, 'sendbox.db');
+    const db = openDatabase(path);
+    const messages = new LargeMessages(db);
+    const files = largeMessagePaths(path);
+    const most = [0, 0];
+    // 300 MB of 1 MB messages, one commit each: SQLite's own checkpoint (every 10 000 pages)
+    // would let a WAL reach 640 MB.
+    for (let id = 1; id <= 300; id++) {
+      messages.insert([{ id, raw: message(id, MB) }]);
+      files.forEach((file, i) => (most[i] = Math.max(most[i], statSync(`${file}-wal`).size)));
+      if (waitForCheckpoints) await messages.settled();
+    }
+    const counts = ['large', 'large2'].map((schema) => db.prepare(`SELECT COUNT(*) FROM ${schema}.raw_messages`).pluck().get() as number);
+    return { path, db, messages, files, most, counts };
+  };
+
+  it('checkpoints each file in a worker while the other is written, and each WAL starts over at ~64 MB', async () => {
+    const { db, messages, files, most, counts } = await sustained(true);
+    // Writes moved between the files, ~64 messages at a time.
+    expect(counts[0]).toBeGreaterThan(100);
+    expect(counts[1]).toBeGreaterThan(100);
+    expect(counts[0] + counts[1]).toBe(300);
+    for (const bytes of most) {
+      expect(bytes).toBeGreaterThan(60 * MB);
+      expect(bytes).toBeLessThanOrEqual(66 * MB);
+    }
+    // The database files hold what the worker copied out of the WALs.
+    expect(statSync(files[0]).size + statSync(files[1]).size).toBeGreaterThan(200 * MB);
+    await messages.close();
+    db.close();
+    // Every message survives the close (the last connection folds the WALs in).
+    let kept = 0;
+    for (const file of files) {
+      expect(statSync(`${file}-wal`, { throwIfNoEntry: false })).toBeUndefined();
+      const reopened = new Database(file, { readonly: true });
+      kept += reopened.prepare('SELECT COUNT(*) FROM raw_messages WHERE length(raw) = ?').pluck().get(MB) as number;
+      expect(reopened.pragma('integrity_check', { simple: true })).toBe('ok');
+      reopened.close();
+    }
+    expect(kept).toBe(300);
+  });
+
+  it('keeps writing the same file while the worker is still busy, and never lets its WAL pass four times the mark', async () => {
+    const { db, messages, most, counts } = await sustained(false);
+    expect(counts[0] + counts[1]).toBe(300);
+    for (const bytes of most) expect(bytes).toBeLessThanOrEqual(4 * 64 * MB + 2 * MB);
+    await messages.close();
+    expect(db.pragma('large.integrity_check', { simple: true })).toBe('ok');
+    expect(db.pragma('large2.integrity_check', { simple: true })).toBe('ok');
+    db.close();
+  });
+
+  it('lets a store close while its worker checkpoints, and checkpoints on the event loop after that', async () => {
     dir = mkdtempSync(join(tmpdir(), 'sendbox-large-'));
     const path = join(dir, 'sendbox.db');
     const db = openDatabase(path);
     const store = new EmailStore(db);
-    const walBytes = () => statSync(`${largeMessagesPath(path)}-wal`).size;
-    let most = 0;
-    // 100 MB of 1 MB messages, one commit each. SQLite's own checkpoint (every 10 000 pages)
-    // would let this WAL reach 640 MB.
-    for (let id = 1; id <= 100; id++) {
-      store.insertMany([newEmail(id, message(id, 1024 * 1024))]);
-      most = Math.max(most, walBytes());
-    }
-    expect(most).toBeGreaterThan(60 * 1024 * 1024);
-    expect(most).toBeLessThanOrEqual(66 * 1024 * 1024);
-    expect(store.body(100)?.raw.equals(message(100, 1024 * 1024))).toBe(true);
-    expect(store.body(1)?.raw.equals(message(1, 1024 * 1024))).toBe(true);
+    for (let id = 1; id <= 70; id++) store.insertMany([newEmail(id, message(id, MB))]);
+    await store.close();
+    // Closed: later writes still land, and are checkpointed here.
+    for (let id = 71; id <= 140; id++) store.insertMany([newEmail(id, message(id, MB))]);
+    expect(statSync(`${largeMessagePaths(path)[1]}-wal`).size).toBeLessThanOrEqual(66 * MB);
+    expect(store.body(140)?.raw.equals(message(140, MB))).toBe(true);
     db.close();
   });
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { startServer, eventually, type TestServer } from '../harness.js';
 import { listen, type SseClient } from './lib/sse.js';
-import { largeMessagesPath } from '../../src/storage/large-messages.js';
+import { largeMessagePaths } from '../../src/storage/large-messages.js';
 
 /**
  * Retention under load: with --max-emails N, pruning runs while sends keep coming.
@@ -31,8 +31,8 @@ afterAll(async () => {
 });
 
 const size = (file: string) => (existsSync(file) ? statSync(file).size : 0);
-const filesOf = (path: string) => [path, largeMessagesPath(path)].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]);
-// The main file and the large messages' file (storage/db.ts), each with its WAL.
+const filesOf = (path: string) => [path, ...largeMessagePaths(path)].flatMap((file) => [file, `${file}-wal`, `${file}-shm`]);
+// The main file and the large messages' files (storage/large-messages.ts), each with its WAL.
 const fileBytes = (path: string) => filesOf(path).reduce((sum, file) => sum + size(file), 0);
 // The main WAL is checkpointed every 10 000 pages, the large messages' one every 64 MB
 // (storage/db.ts, emails.ts); one batch may go past that.
@@ -54,7 +54,7 @@ describe('retention while sends continue', () => {
         });
         expect(res.status).toBe(200);
         acked.add(res.body.data[0].email_id);
-        if (acked.size % Math.max(1, Math.floor(SENDS / 12)) === 0) sizes.push({ sent: acked.size, bytes: fileBytes(server.dbPath), wal: size(`${server.dbPath}-wal`), largeWal: size(`${largeMessagesPath(server.dbPath)}-wal`) });
+        if (acked.size % Math.max(1, Math.floor(SENDS / 12)) === 0) sizes.push({ sent: acked.size, bytes: fileBytes(server.dbPath), wal: size(`${server.dbPath}-wal`), largeWal: Math.max(...largeMessagePaths(server.dbPath).map((file) => size(`${file}-wal`))) });
       }
     };
     await Promise.all(Array.from({ length: CONCURRENCY }, worker));
@@ -92,7 +92,7 @@ describe('retention while sends continue', () => {
     expect(Math.max(...sizes.map((s) => s.wal)), `WAL bytes over time: ${timeline}`).toBeLessThanOrEqual(WAL_CAP_BYTES);
     expect(Math.max(...sizes.map((s) => s.largeWal)), `WAL bytes over time: ${timeline}`).toBeLessThanOrEqual(LARGE_WAL_CAP_BYTES);
     // The sends are large enough that both files are in use.
-    expect(size(largeMessagesPath(server.dbPath))).toBeGreaterThan(0);
+    expect(size(largeMessagePaths(server.dbPath)[0])).toBeGreaterThan(0);
     await sse.close();
     await server.sendbox.close();
     const final = fileBytes(server.dbPath);

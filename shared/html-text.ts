@@ -375,3 +375,15 @@ export function htmlToText(html: string, { links = true, cellsAsLines = false }:
 
   return out.finish();
 }
+
+/**
+ * Generators of an HTML email's text part, by version. An API send stores its generated text
+ * part as this number instead of its bytes, and storage regenerates the part on read
+ * (storage/generated-text.ts), so a version's output must never change by a character: a
+ * change to htmlToText's output gets a new version, and the previous function stays here
+ * under its own. html-text.test.ts holds version 1 to the implementation it first shipped as.
+ */
+export const TEXT_GENERATORS: Readonly<Record<number, (html: string) => string>> = { 1: (html) => htmlToText(html) };
+
+/** The version new sends are generated (and stored) with. */
+export const TEXT_GENERATOR = 1;

@@ -286,7 +286,7 @@ const longLabel = fc
 
 /** Every HTML fixture in the repository (real transactional mail and the layout corpus). */
 function fixtureHtml(): { name: string; html: string }[] {
-  const src = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'server', 'src');
   const found: { name: string; html: string }[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir)) {
