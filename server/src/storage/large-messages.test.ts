@@ -47,8 +47,9 @@ describe('raw messages of 16 KB and more, in their own file', () => {
     expect(withHeader('case-3')).toEqual([3]);
     expect(withHeader('case-1')).toEqual([1]);
 
-    // 64 KB pages in the sibling file, SQLite's 4 KB in the main one.
-    expect(db.pragma('large.page_size', { simple: true })).toBe(65536);
+    // 32 KB pages in the sibling files, SQLite's 4 KB in the main one.
+    expect(db.pragma('large.page_size', { simple: true })).toBe(32768);
+    expect(db.pragma('large2.page_size', { simple: true })).toBe(32768);
     expect(db.pragma('main.page_size', { simple: true })).toBe(4096);
 
     expect(store.deleteOne(3)).toBe(true);

@@ -7,13 +7,16 @@ type Db = Database.Database;
 
 /**
  * Raw messages of LARGE_MESSAGE_BYTES or more live in two sibling files, `<db>-large` and
- * `<db>-large-2`, whose pages are 64 KB. SQLite writes a WAL frame, and later checkpoints it,
+ * `<db>-large-2`, whose pages are 32 KB. SQLite writes a WAL frame, and later checkpoints it,
  * with a system call or two per page: a 1.4 MB message took ~700 of them in 4 KB pages
- * (2.5 ms of CPU, mostly the kernel's) and takes ~45 in 64 KB pages (0.6 ms). The main file
- * keeps 4 KB pages, because every commit writes its dirty index pages whole and small sends
- * would pay for bigger ones (bench/README.md, issue 15). The files are created on first
- * open; databases written before them keep their raw messages in `email_bodies`, and reads
- * look in all three places.
+ * (2.5 ms of CPU, mostly the kernel's) and takes ~90 in 32 KB pages. 64 KB pages halve that
+ * again, but a message's last part shares a leaf page with fewer others, and what the file
+ * grows by is what the kernel must find fresh memory for: a 100 KB email took 128 KB of file
+ * in 64 KB pages and ~104 KB in 32 KB pages, 5-8 % more sends per second; 1 MB sends measured
+ * the same (bench/README.md, issue 15). The main file keeps 4 KB pages, because every commit
+ * writes its dirty index pages whole and small sends would pay for bigger ones. The files are
+ * created on first open; databases written before them keep their raw messages in
+ * `email_bodies`, and reads look in all three places.
  *
  * Why two: messages are written to one while the other is checkpointed by a worker thread
  * (LargeMessages below). A checkpoint is an fsync of the WAL, a copy into the database file
@@ -23,7 +26,7 @@ type Db = Database.Database;
  * and the WAL grew to 900 MB.
  */
 export const LARGE_MESSAGE_BYTES = 16 * 1024;
-export const LARGE_PAGE_BYTES = 65536;
+export const LARGE_PAGE_BYTES = 32768;
 
 /** The files' schema names on the connection, in the order of largeMessagePaths. */
 export const LARGE_SCHEMAS = ['large', 'large2'] as const;
@@ -54,8 +57,8 @@ export function attachLargeMessages(db: Db, path: string): void {
 }
 
 /**
- * Writes large messages, and keeps the files' WALs near CHECKPOINT_PAGES (64 MB): SQLite's
- * automatic checkpoint waits for 10 000 pages, 640 MB in 64 KB pages. Pages are counted as
+ * Writes large messages, and keeps the files' WALs near 64 MB (CHECKPOINT_PAGES): SQLite's
+ * automatic checkpoint waits for 10 000 pages, 320 MB in 32 KB pages. Pages are counted as
  * each message's overflow pages plus its share of leaf and interior pages. When the file
  * being written reaches the mark, writes move to the other file and a worker thread
  * checkpoints this one; its WAL starts over at the next write to it. In memory there is no
@@ -170,7 +173,7 @@ export class LargeMessages {
   }
 }
 
-const CHECKPOINT_PAGES = 1000;
+const CHECKPOINT_PAGES = (64 * 1024 * 1024) / LARGE_PAGE_BYTES;
 
 /**
  * The worker: its own connection to each file, a PASSIVE checkpoint of the one it is sent
