@@ -103,7 +103,7 @@ function scanEveryCharacter(content: string): { crlf: boolean; lf: boolean; asci
  * The message as a list of pieces, so a large body or attachment is encoded to bytes once
  * (never concatenated into one big string first) and a text part's byte range is known.
  */
-type Piece = string | Buffer | { part: 'text' | 'html'; bytes: Buffer; lf: boolean } | { generated: number; length: number; lf: boolean } | { base64: string };
+type Piece = string | Buffer | { part: 'text' | 'html'; ascii: string; lf: boolean } | { generated: number; length: number; lf: boolean } | { base64: string };
 
 /**
  * 7bit when it can be, else quoted-printable; line breaks become CRLF. A 7bit part generated
@@ -119,8 +119,8 @@ function textPart(contentType: string, content: string, part: 'text' | 'html', g
   if (!plain) return [head, Buffer.from(qpWrap(qpEncode(normalized), 76), 'latin1')];
   // 7bit: the part's bytes are the content itself (CRLF, or LF turned into CRLF), so the
   // stored message alone gives the content back (storage reads it from this byte range).
-  const bytes = Buffer.from(normalized, 'latin1');
-  return [head, crlf || lf ? { part, bytes, lf: !crlf } : bytes];
+  // Kept as the string, written into the message once (ASCII: a character is a byte).
+  return [head, crlf || lf ? { part, ascii: normalized, lf: !crlf } : Buffer.from(normalized, 'latin1')];
 }
 
 /**
@@ -198,7 +198,7 @@ export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpan
 
   // Sizes first, then one buffer: every piece is copied (or, for base64, written) once.
   const sized = [Buffer.from(head.join(CRLF) + CRLF, 'utf8'), ...body.map((piece) => (typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece))];
-  const lengths = sized.map((piece) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : 'generated' in piece ? piece.length : piece.bytes.length));
+  const lengths = sized.map((piece) => (Buffer.isBuffer(piece) ? piece.length : 'base64' in piece ? wrappedLength(piece.base64) : 'generated' in piece ? piece.length : piece.ascii.length));
   const size = lengths.reduce((sum, length) => sum + length, 0);
   const omitted = sized.reduce((sum: number, piece, i) => (!Buffer.isBuffer(piece) && 'generated' in piece ? sum + lengths[i] : sum), 0);
   const raw = Buffer.allocUnsafe(size - omitted);
@@ -215,7 +215,7 @@ export function composeMime(input: ComposeInput): { raw: Buffer; spans: BodySpan
       at += length;
       continue;
     } else {
-      piece.bytes.copy(raw, out);
+      raw.write(piece.ascii, out, length, 'latin1');
       spans[piece.part] = { start: at, end: at + length, lf: piece.lf };
     }
     at += length;
