@@ -10,8 +10,9 @@ import { decodeHTML, decodeHTMLAttribute } from 'entities';
  * links "text [href]" (the href alone when it is the text), images and invisible
  * elements (head, style, script, template) are dropped, entities decoded.
  *
- * The output is stored and compared with mail generated earlier, so it must not change by a
- * character: html-text.test.ts checks it against the former implementation on generated markup.
+ * The output must not change by a character: API sends store which generator made their text
+ * part (TEXT_GENERATORS, at the end) instead of its bytes, and it is regenerated on every read.
+ * html-text.test.ts checks it against the former implementation on generated markup.
  */
 
 const SKIPPED = new Set(['head', 'style', 'script', 'template', 'title', 'noscript', 'xml']);
