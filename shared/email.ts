@@ -75,34 +75,40 @@ const nativeBase64 = (globalThis as { Buffer?: { allocUnsafe(size: number): { wr
 const SLICE_CHARS = 65536;
 let scratch: { write(value: string, encoding: 'base64'): number } | null = null;
 
-/** How many bytes Node's decoder gets out of this string (what it skips or stops at is missing). */
-function nativeDecodedLength(base64: string): number {
-  scratch ??= nativeBase64!.allocUnsafe((SLICE_CHARS / 4) * 3);
-  if (base64.length <= SLICE_CHARS) return scratch.write(base64, 'base64');
-  let bytes = 0;
-  for (let at = 0; at < base64.length; at += SLICE_CHARS) bytes += scratch.write(base64.slice(at, at + SLICE_CHARS), 'base64');
-  return bytes;
+/**
+ * Whether text is strict base64: the standard alphabet, at most two `=` at the end, completing
+ * a quantum. Read through `codeAt` (a character's code), `slice` (a piece as a string, for
+ * Node's decoder) and `urlSafe` (whether a `-` or `_` is in it), so the server can ask it of a
+ * request's bytes without making them one string (server/src/http/lifted-base64.ts).
+ */
+export function isStrictBase64(length: number, codeAt: (i: number) => number, slice: (start: number, end: number) => string, urlSafe: () => boolean): boolean {
+  let data = length;
+  while (data > 0 && codeAt(data - 1) === 61 /* = */) data--;
+  if (length - data > 2) return false;
+  // One leftover character cannot encode a byte; padding, when present, completes a quantum.
+  if (data % 4 === 1) return false;
+  if (data !== length && length % 4 !== 0) return false;
+  if (nativeBase64) {
+    if (urlSafe()) return false;
+    // How many bytes Node's decoder gets out of it (what it skips or stops at is missing).
+    scratch ??= nativeBase64.allocUnsafe((SLICE_CHARS / 4) * 3);
+    let bytes = 0;
+    for (let at = 0; at < length; at += SLICE_CHARS) bytes += scratch.write(slice(at, Math.min(at + SLICE_CHARS, length)), 'base64');
+    return bytes === Math.floor((data * 3) / 4);
+  }
+  for (let i = 0; i < data; i++) {
+    const code = codeAt(i);
+    if (code > 127 || BASE64_ALPHABET[code] === 0) return false;
+  }
+  return true;
 }
 
 /** Removes line breaks; returns null when the rest is not strict base64. */
 export function normalizeBase64(content: string): string | null {
   const compact = content.includes('\n') ? content.replace(/\r?\n/g, '') : content;
-  const length = compact.length;
-  let data = length;
-  while (data > 0 && compact.charCodeAt(data - 1) === 61 /* = */) data--;
-  if (length - data > 2) return null;
-  // One leftover character cannot encode a byte; padding, when present, completes a quantum.
-  if (data % 4 === 1) return null;
-  if (data !== length && length % 4 !== 0) return null;
-  if (nativeBase64) {
-    const whole = !compact.includes('-') && !compact.includes('_') && nativeDecodedLength(compact) === Math.floor((data * 3) / 4);
-    return whole ? compact : null;
-  }
-  for (let i = 0; i < data; i++) {
-    const code = compact.charCodeAt(i);
-    if (code > 127 || BASE64_ALPHABET[code] === 0) return null;
-  }
-  return compact;
+  const strict = isStrictBase64(compact.length, (i) => compact.charCodeAt(i), (start, end) => (start === 0 && end === compact.length ? compact : compact.slice(start, end)),
+    () => compact.includes('-') || compact.includes('_'));
+  return strict ? compact : null;
 }
 
 /** Decoded byte length of normalized base64, without decoding it. */

@@ -3,8 +3,10 @@ import type { Services } from '../context.js';
 import { sendFromApi } from '../ingest/api-send.js';
 import { bearerKey } from './auth.js';
 import { asJsonObject, isUtf8Json, parseJsonText, utf8Text } from './body.js';
+import { liftBase64Contents, liftedAsAttachments } from './lifted-base64.js';
 import { answerError, writeJson } from './errors.js';
 import type { SendResponse } from '../../../shared/email.js';
+import type { Submitter } from '../ingest/submit.js';
 
 /**
  * POST /v1/send without Express. Express's router, body-parser and response helpers
@@ -26,13 +28,28 @@ export function withSendFastPath(services: Services, limitBytes: number, app: Re
       // the email is composed, not kept alive until its commit (see ingest/api-send.ts).
       let sent: Promise<SendResponse>;
       try {
-        sent = sendFromApi(services, principal, asJsonObject(parseJsonText(utf8Text(body))));
+        sent = send(principal, body);
       } catch (error) {
         return fail(error);
       }
       sent.then((response) => writeJson(res, 200, response), fail);
     });
   };
+
+  /** Long attachment contents stay bytes (lifted-base64.ts) unless they turn out not to be attachments. */
+  function send(principal: Submitter, body: Buffer): Promise<SendResponse> {
+    const lifted = liftBase64Contents(body);
+    if (lifted) {
+      let value: unknown;
+      try {
+        value = parseJsonText(lifted.text);
+      } catch {
+        value = undefined;
+      }
+      if (liftedAsAttachments(value, lifted)) return sendFromApi(services, principal, asJsonObject(value), lifted.contents);
+    }
+    return sendFromApi(services, principal, asJsonObject(parseJsonText(utf8Text(body))));
+  }
 }
 
 function isPlainSend(req: IncomingMessage, limitBytes: number): boolean {

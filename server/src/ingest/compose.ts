@@ -31,8 +31,8 @@ export interface ComposeInput {
 
 export interface ComposeAttachment {
   filename: string;
-  /** Normalized base64 (no line breaks): wrapped as is, never decoded here. */
-  base64: string;
+  /** Normalized base64 (no line breaks), as a string or as the request's bytes: wrapped as is, never decoded here. */
+  base64: string | Buffer;
   contentType: string;
   contentId?: string;
 }
@@ -103,7 +103,7 @@ function scanEveryCharacter(content: string): { crlf: boolean; lf: boolean; asci
  * The message as a list of pieces, so a large body or attachment is encoded to bytes once
  * (never concatenated into one big string first) and a text part's byte range is known.
  */
-type Piece = string | Buffer | { part: 'text' | 'html'; ascii: string; lf: boolean } | { generated: number; length: number; lf: boolean } | { base64: string };
+type Piece = string | Buffer | { part: 'text' | 'html'; ascii: string; lf: boolean } | { generated: number; length: number; lf: boolean } | { base64: string | Buffer };
 
 /**
  * 7bit when it can be, else quoted-printable; line breaks become CRLF. A 7bit part generated
@@ -129,14 +129,15 @@ function textPart(contentType: string, content: string, part: 'text' | 'html', g
  * go, then each line moved to its place from the last one back (copyWithin is a memmove; a
  * write per line crosses into C++ 18 000 times for 1 MB).
  */
-function wrappedLength(base64: string): number {
+function wrappedLength(base64: string | Buffer): number {
   const padded = Math.ceil(base64.length / 4) * 4;
   return padded + 2 * Math.max(0, Math.ceil(padded / 76) - 1);
 }
 
-function wrapBase64Into(base64: string, out: Buffer, at: number): void {
+function wrapBase64Into(base64: string | Buffer, out: Buffer, at: number): void {
   const padded = Math.ceil(base64.length / 4) * 4;
-  out.write(base64, at, 'latin1');
+  if (typeof base64 === 'string') out.write(base64, at, 'latin1');
+  else base64.copy(out, at);
   out.fill(61 /* = */, at + base64.length, at + padded);
   for (let line = Math.ceil(padded / 76) - 1; line > 0; line--) {
     const from = at + line * 76;

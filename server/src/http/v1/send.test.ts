@@ -350,6 +350,44 @@ describe('POST /v1/send: fast path and Express route answer alike', () => {
     expect(text).toBe('x \ufffd(');
   });
 
+  it('stores long attachments the same whether their content is kept as bytes (fast path) or parsed (Express)', async () => {
+    const file = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i * 7919) % 256));
+    const files = [file(300_000), file(50_000), file(100)];
+    const body = JSON.stringify({
+      to: 'lifted@example.com', subject: 'Lifted', body: '<p>see "content": "attached"</p>',
+      attachments: files.map((bytes, i) => ({ contentType: 'application/octet-stream', filename: `f${i}.bin`, content: bytes.toString('base64') })),
+    });
+    // A header named like the key, with a long base64 value: lifted, found not to be an
+    // attachment's content, so the whole body is parsed again.
+    const withHeader = JSON.stringify({ ...JSON.parse(body), headers: { content: files[1].toString('base64') } });
+    const stored = async (res: Response) => {
+      const answer = await res.json();
+      expect(res.status, JSON.stringify(answer)).toBe(200);
+      const id = (answer as { data: { email_id: string }[] }).data[0].email_id;
+      const email = (await (await fetch(`${server.url}/v1/emails/${id}`, { headers: { Authorization: `Bearer ${KEY}` } })).json()) as { data: { size: number; attachments: number } };
+      const rawMessage = Buffer.from(await (await fetch(`${server.url}/sandbox/emails/${id}/raw`)).arrayBuffer());
+      const parsed = await simpleParser(rawMessage);
+      return { size: email.data.size, length: rawMessage.length, count: email.data.attachments, files: parsed.attachments.map((a) => a.content.toString('base64')) };
+    };
+    const fast = await stored(await raw(body));
+    expect(fast.files).toEqual(files.map((f) => f.toString('base64')));
+    expect(fast).toEqual(await stored(await chunked(body)));
+    expect(fast.size).toBe(fast.length);
+    // Refused (a header value is at most 4 096 characters) with the same answer both ways.
+    const headerFast = await raw(withHeader);
+    const headerExpress = await chunked(withHeader);
+    expect(headerFast.status).toBe(422);
+    const [fastAnswer, expressAnswer] = [await headerFast.json(), await headerExpress.json()];
+    expect({ ...fastAnswer, timestamp: 0 }).toEqual({ ...expressAnswer, timestamp: 0 });
+    expect(fastAnswer.errors).toEqual([{ field: 'headers.content', message: expect.stringContaining('4096') }]);
+    // Not base64 (the URL-safe alphabet): the same 422 both ways.
+    const urlSafe = JSON.stringify({ to: 'a@example.com', subject: 's', body: 'b', attachments: [{ filename: 'u', contentType: 'a/b', content: files[0].toString('base64url') }] });
+    const fastError = await raw(urlSafe);
+    expect(fastError.status).toBe(422);
+    expect(await fastError.json()).toMatchObject({ errors: [{ field: 'attachments.0.content' }] });
+    expect((await chunked(urlSafe)).status).toBe(422);
+  });
+
   it('leaves an unknown key to the 401 of the Express route', async () => {
     const res = await fetch(`${server.url}/v1/send`, { method: 'POST', headers: { Authorization: 'Bearer', 'Content-Type': 'application/json' }, body: '{}' });
     expect(res.status).toBe(401);
