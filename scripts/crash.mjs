@@ -31,9 +31,9 @@ try {
 }
 const sum = (k) => data.rounds.reduce((n, r) => n + r[k], 0);
 console.log(`\ncrash: ${data.rounds.length} SIGKILLs mid-storm in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-console.log(`  acknowledged and found intact after restart: ${data.acked} (${data.api} API 200s, ${data.smtp} SMTP 250s)`);
+console.log(`  acknowledged and found intact after restart: ${data.acked} (${data.api} API 200s, ${data.large} more with a 1 MB attachment, ${data.smtp} SMTP 250s)`);
 console.log(`  requests cut by the kills (no answer, so no promise): ${sum('failedInFlight')}`);
 console.log(`  lifecycles interrupted by the kills and finished after restart: ${sum('unfinishedAtRestart')}`);
 console.log(`  half-written emails, orphans or counter drift found: 0 (integrity_check ok after every kill)`);
-console.log(`  database file after the last round: ${(data.rounds.at(-1).dbBytes / 1024 / 1024).toFixed(1)} MiB`);
+console.log(`  database files after the last round: ${(data.rounds.at(-1).dbBytes / 1024 / 1024).toFixed(1)} MiB`);
 process.exit(child.status ?? 1);

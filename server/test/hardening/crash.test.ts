@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { eventually } from '../harness.js';
 import { MAIN, spawnSendbox, type Running } from '../process.js';
 import { databaseProblems, startStorm, unfinished, type Acked } from './lib/storm.js';
+import { largeMessagePaths } from '../../src/storage/large-messages.js';
 
 /**
  * Crash safety of the built server: a storm of concurrent API and SMTP sends, SIGKILL in
@@ -69,10 +70,14 @@ describe('crash safety of the built server', () => {
 
     for (let round = 0; round < ROUNDS; round++) {
       const server = await start(db);
-      const storm = startStorm({ httpUrl: server.httpUrl, smtpPort: server.smtpPort, key: KEY, apiWorkers: 12, smtpWorkers: 4, tag: `r${round}` });
-      // Kill once both paths have a fair number of acknowledgements (a different point each round).
+      const storm = startStorm({ httpUrl: server.httpUrl, smtpPort: server.smtpPort, key: KEY, apiWorkers: 12, smtpWorkers: 4, largeWorkers: 2, tag: `r${round}` });
+      // Kill once every path has a fair number of acknowledgements (a different point each round).
+      // 50-90 messages of 1 MB: past the first switch of large-message file, when the worker
+      // checkpoints one file while the other is written.
       const apiTarget = 60 + (round % 5) * 25;
-      await eventually(() => storm.acked.filter((a) => a.via === 'api').length >= apiTarget && storm.acked.filter((a) => a.via === 'smtp').length >= 12, 60_000, 'acknowledgements before the kill');
+      const largeTarget = 50 + (round % 3) * 20;
+      const count = (via: Acked['via']) => storm.acked.filter((a) => a.via === via).length;
+      await eventually(() => count('api') >= apiTarget && count('smtp') >= 12 && count('large') >= largeTarget, 60_000, 'acknowledgements before the kill');
       server.child.kill('SIGKILL');
       await server.exited;
       await storm.stop();
@@ -89,13 +94,13 @@ describe('crash safety of the built server', () => {
       // Lifecycles resume from their persisted due times.
       await eventually(() => unfinished(db) === 0, 30_000, 'every interrupted lifecycle to finish');
       expect(databaseProblems(db), `after restart in round ${round}`).toEqual([]);
-      rounds.push({ acked: storm.acked.length, failedInFlight: storm.failed, unfinishedAtRestart: interrupted, dbBytes: statSync(db).size });
+      rounds.push({ acked: storm.acked.length, failedInFlight: storm.failed, unfinishedAtRestart: interrupted, dbBytes: [db, ...largeMessagePaths(db)].reduce((sum, file) => sum + statSync(file).size, 0) });
       restarted.child.kill('SIGTERM');
       await restarted.exited;
     }
 
     // The first round must have caught lifecycles mid-way, or it proved nothing about resuming.
     expect(rounds[0].unfinishedAtRestart).toBeGreaterThan(0);
-    if (REPORT) writeFileSync(REPORT, JSON.stringify({ rounds, acked: all.length, api: all.filter((a) => a.via === 'api').length, smtp: all.filter((a) => a.via === 'smtp').length }, null, 2));
+    if (REPORT) writeFileSync(REPORT, JSON.stringify({ rounds, acked: all.length, api: all.filter((a) => a.via === 'api').length, large: all.filter((a) => a.via === 'large').length, smtp: all.filter((a) => a.via === 'smtp').length }, null, 2));
   }, 60_000 + ROUNDS * 60_000);
 });

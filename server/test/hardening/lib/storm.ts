@@ -9,7 +9,7 @@ import { LARGE_JOIN, LARGE_SCHEMAS, RAW_OF_BODY, largeMessagePaths } from '../..
  */
 export interface Acked {
   id: string;
-  via: 'api' | 'smtp';
+  via: 'api' | 'large' | 'smtp';
   subject: string;
   to: string[];
   /** Bytes the server received (SMTP), or null (the API composes the message itself). */
@@ -25,20 +25,26 @@ export interface Storm {
   stop(): Promise<void>;
 }
 
-/** Starts `apiWorkers` + `smtpWorkers` loops sending as fast as the server answers. */
-export function startStorm(opts: { httpUrl: string; smtpPort: number; key: string; apiWorkers: number; smtpWorkers: number; tag: string }): Storm {
+/**
+ * Starts `apiWorkers` + `smtpWorkers` loops sending as fast as the server answers, and
+ * `largeWorkers` API loops sending 1 MB attachments: ~45 of those fill a large-message file's
+ * WAL mark, so a kill finds writes moved to the other file and the worker checkpointing.
+ */
+export function startStorm(opts: { httpUrl: string; smtpPort: number; key: string; apiWorkers: number; smtpWorkers: number; largeWorkers?: number; tag: string }): Storm {
   const acked: Acked[] = [];
+  const megabyte = randomBytes(1024 * 1024).toString('base64');
   let failed = 0;
   let running = true;
   let n = 0;
 
-  const apiLoop = async (worker: number) => {
+  const apiLoop = async (worker: number, large = false) => {
     while (running) {
       const i = n++;
       const marker = `m-${opts.tag}-${i}-${randomBytes(4).toString('hex')}`;
       const to = Array.from({ length: 1 + (i % 3) }, (_, r) => `api${worker}-${i}-${r}@crash.test`);
-      const subject = `api ${opts.tag} ${i} ünï`;
-      const attachments = i % 5 === 0 ? [{ filename: `f${i}.bin`, content: randomBytes(2048 + (i % 7) * 1000).toString('base64'), contentType: 'application/octet-stream' }] : undefined;
+      const subject = `${large ? 'large' : 'api'} ${opts.tag} ${i} ünï`;
+      const content = large ? megabyte : i % 5 === 0 ? randomBytes(2048 + (i % 7) * 1000).toString('base64') : null;
+      const attachments = content === null ? undefined : [{ filename: `f${i}.bin`, content, contentType: 'application/octet-stream' }];
       try {
         const res = await fetch(`${opts.httpUrl}/v1/send`, {
           method: 'POST',
@@ -46,7 +52,7 @@ export function startStorm(opts: { httpUrl: string; smtpPort: number; key: strin
           body: JSON.stringify({ to, subject, body: `<p>${marker}</p>${'x'.repeat(i % 11 * 300)}`, attachments }),
         });
         const body = (await res.json()) as { data?: { email_id: string }[] };
-        if (res.status === 200 && body.data?.[0]) acked.push({ id: body.data[0].email_id, via: 'api', subject, to, size: null, marker });
+        if (res.status === 200 && body.data?.[0]) acked.push({ id: body.data[0].email_id, via: large ? 'large' : 'api', subject, to, size: null, marker });
         else failed++;
       } catch {
         failed++;
@@ -85,7 +91,11 @@ export function startStorm(opts: { httpUrl: string; smtpPort: number; key: strin
     }
   };
 
-  const loops = [...Array.from({ length: opts.apiWorkers }, (_, w) => apiLoop(w)), ...Array.from({ length: opts.smtpWorkers }, (_, w) => smtpLoop(w))];
+  const loops = [
+    ...Array.from({ length: opts.apiWorkers }, (_, w) => apiLoop(w)),
+    ...Array.from({ length: opts.largeWorkers ?? 0 }, (_, w) => apiLoop(opts.apiWorkers + w, true)),
+    ...Array.from({ length: opts.smtpWorkers }, (_, w) => smtpLoop(w)),
+  ];
   return {
     acked,
     get failed() {
