@@ -115,6 +115,7 @@ export class LargeMessages {
     const exited = once(worker, 'exit');
     worker.postMessage('close');
     await exited;
+    this.checkpointEnded();
   }
 
   private checkpoint(): void {
@@ -147,8 +148,9 @@ export class LargeMessages {
       const driver = createRequire(import.meta.url).resolve('better-sqlite3');
       const worker = new Worker(CHECKPOINT_WORKER, { eval: true, workerData: { driver, paths } });
       worker.unref();
+      // A checkpoint that fails inside the worker (busy, I/O) is retried at the file's next
+      // turn, as SQLite's own would be; if the worker itself dies, checkpoints come back here.
       worker.on('message', () => this.checkpointEnded());
-      // A checkpoint that failed in the worker is retried by the next one, as SQLite's own would be.
       worker.on('error', () => this.stopWorker(worker));
       worker.on('exit', () => this.stopWorker(worker));
       this.worker = worker;
