@@ -112,9 +112,10 @@ export function normalizeBase64(content: string): string | null {
 }
 
 /** Decoded byte length of normalized base64, without decoding it. */
-export function base64DecodedLength(normalized: string): number {
+export function base64DecodedLength(normalized: string | Uint8Array): number {
+  const codeAt = typeof normalized === 'string' ? (i: number) => normalized.charCodeAt(i) : (i: number) => normalized[i];
   let data = normalized.length;
-  while (data > 0 && normalized.charCodeAt(data - 1) === 61) data--;
+  while (data > 0 && codeAt(data - 1) === 61 /* = */) data--;
   return Math.floor((data * 3) / 4);
 }
 

@@ -33,7 +33,7 @@ export function sendFromApi(deps: { config: Config; submit: Submit }, principal:
   const attachments = (input.attachments ?? []).map((a, index) => {
     // Content the fast path kept as the request's bytes (http/lifted-base64.ts), checked there.
     const base64 = lifted?.get(a.content) ?? a.content;
-    if (decodedLength(base64) > LIMITS.attachmentBytes) {
+    if (base64DecodedLength(base64) > LIMITS.attachmentBytes) {
       throw tooLarge(`Attachment ${index} (${a.filename}) is larger than 5 MiB`, [{ field: `attachments.${index}.content`, message: 'decoded size over 5 MiB' }]);
     }
     return { filename: a.filename, base64, contentType: a.contentType, contentId: a.contentId?.replace(/^<|>$/g, '') };
@@ -72,14 +72,6 @@ export function sendFromApi(deps: { config: Config; submit: Submit }, principal:
       return composed;
     },
   }, principal).then(acknowledgement);
-}
-
-/** Decoded byte length of strict base64, as a string or as its bytes. */
-function decodedLength(base64: string | Buffer): number {
-  if (typeof base64 === 'string') return base64DecodedLength(base64);
-  let data = base64.length;
-  while (data > 0 && base64[data - 1] === 0x3d /* = */) data--;
-  return Math.floor((data * 3) / 4);
 }
 
 function acknowledgement(result: IngestResult): SendResponse {
